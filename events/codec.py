@@ -1,0 +1,96 @@
+"""How one event is written into a stream entry and read back.
+
+A stored event is one orjson object in the stream entry's field `e`:
+
+    {"s": 1, "t": "play", "a": 2, "d": {"card": "TS"}, "at": "2026-11-30T03:04:05.123Z"}
+
+`s` is the schema number of that event type when the event was written. The version is not in the
+payload: it is the stream entry id (`<version>-0`), so it cannot disagree with the log's order.
+
+Upcasting. Events are never rewritten, so when the shape of an event type changes, register an
+upcaster that lifts an old event one schema step: `codec.register_upcaster("bid", 1, fn)` where `fn`
+takes `{"type", "actor", "data"}` as written under schema 1 and returns it as schema 2 expects. On read,
+upcasters are chained from the stored schema to the newest one; a (type, schema) with no upcaster is
+read as it is (the identity default). New events are written with the newest schema of their type
+(1 + the highest registered step), so the code that produces an event must produce the newest shape.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime, timezone
+
+import orjson
+
+Upcaster = Callable[[dict], dict]
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    version: int
+    type: str
+    actor: int | str | None
+    data: dict
+    at: str
+
+    def to_dict(self) -> dict:
+        return {"version": self.version, "type": self.type, "at": self.at,
+                "actor": self.actor, "data": self.data}
+
+
+def utc_now_iso() -> str:
+    """Now as ISO-8601 UTC with milliseconds: `2026-11-30T03:04:05.123Z`."""
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def iso_to_ms(at: str) -> int:
+    """Epoch milliseconds of an ISO-8601 time; a time without zone is taken as UTC."""
+    moment = datetime.fromisoformat(at)
+    if moment.tzinfo is None:
+        moment = moment.replace(tzinfo=timezone.utc)
+    return int(moment.timestamp() * 1000)
+
+
+def check_event(event: Mapping) -> None:
+    """Rejects what `decide` never produces, before anything reaches Redis."""
+    if not isinstance(event.get("type"), str) or not event["type"]:
+        raise ValueError(f"event type must be a non-empty string: {event!r}")
+    actor = event.get("actor")
+    if actor is not None and (isinstance(actor, bool) or not isinstance(actor, (int, str))):
+        raise ValueError(f"event actor must be an int, a str or None: {actor!r}")
+    if not isinstance(event.get("data", {}), dict):
+        raise ValueError(f"event data must be a dict: {event!r}")
+
+
+class Codec:
+    """Encodes events for the stream and decodes them, upcasting old schemas on the way."""
+
+    def __init__(self) -> None:
+        self._upcasters: dict[tuple[str, int], Upcaster] = {}
+        self._newest: dict[str, int] = {}
+
+    def register_upcaster(self, event_type: str, schema: int, upcast: Upcaster) -> None:
+        """`upcast` lifts an event of `event_type` from `schema` to `schema + 1`."""
+        self._upcasters[(event_type, schema)] = upcast
+        self._newest[event_type] = max(self._newest.get(event_type, 1), schema + 1)
+
+    def schema(self, event_type: str) -> int:
+        return self._newest.get(event_type, 1)
+
+    def encode(self, event: Mapping, at: str) -> bytes:
+        check_event(event)
+        return orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
+                             "a": event.get("actor"), "d": event.get("data", {}), "at": at})
+
+    def decode(self, version: int, payload: bytes | str) -> StoredEvent:
+        raw = orjson.loads(payload)
+        event = self._upcast({"type": raw["t"], "actor": raw["a"], "data": raw["d"]}, raw["s"])
+        return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"])
+
+    def _upcast(self, event: dict, schema: int) -> dict:
+        # Steps are keyed by the type as written, so an upcaster may also rename the type.
+        event_type = event["type"]
+        while (step := self._upcasters.get((event_type, schema))) is not None:
+            event = step(event)
+            schema += 1
+        return event

@@ -1,0 +1,114 @@
+"""The Lua scripts of the event store, registered once per store and called by name.
+
+Rules of this file: every key a script touches comes in KEYS (no key name is built in Lua, so the
+per-game keys, which share the hash tag `{g:<id>}`, can move to Redis Cluster); a script checks
+everything before its first write, because Redis does not roll back a script that fails half-way.
+Results are plain arrays tagged by a word, so callers need no error-message parsing.
+"""
+
+# Appends events to one game atomically, or nothing at all.
+#
+# KEYS[1] the game's event stream       KEYS[4..6] lobby:waiting, lobby:active, lobby:finished
+# KEYS[2] the game's meta hash          KEYS[7]    the idempotency record (absent: no key given)
+# KEYS[3] the global feed stream
+# ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
+# ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = KEYS[4..6]
+# ARGV[8] n events, then n pairs (type, encoded event), then the meta field/value pairs.
+#
+# Returns {"ok", first, last} | {"replayed", first, last} | {"conflict", current} | {"mismatch"}.
+APPEND = """
+local events_key, meta_key, feed_key, idem_key = KEYS[1], KEYS[2], KEYS[3], KEYS[7]
+local expected = tonumber(ARGV[1])
+local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
+local ttl, lobby_target, n = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+
+-- 1. A retry is answered from its record before the version check: its expected version may be stale
+--    by now because of its own first success.
+if idem_key then
+  local record = redis.call('GET', idem_key)
+  if record then
+    local first, last, recorded = string.match(record, '^(%d+):(%d+):(.*)$')
+    if recorded ~= fingerprint then return {'mismatch'} end
+    return {'replayed', tonumber(first), tonumber(last)}
+  end
+end
+
+-- 2. Optimistic concurrency: the stream head is the one source of the current version.
+local current = 0
+local head = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
+if head[1] then current = tonumber(string.match(head[1][1], '^(%d+)')) end
+if current ~= expected then return {'conflict', current} end
+
+-- 3. The events, with explicit ids so that entry id = version, contiguous from 1.
+-- 4. One feed entry each for the operators' global feed (trimmed roughly, which is cheap).
+for i = 1, n do
+  local version = expected + i
+  local event_type, encoded = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
+  redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded)
+  redis.call('XADD', feed_key, 'MAXLEN', '~', 1000000, '*',
+             'g', game_id, 'v', version, 't', event_type)
+end
+local first, last = expected + 1, expected + n
+
+-- 5. Meta: the creation time comes with the first append; the caller's fields may override it.
+if current == 0 then
+  redis.call('HSETNX', meta_key, 'created', at)
+  redis.call('HSETNX', meta_key, 'created_ms', at_ms)
+end
+local meta_start = 9 + 2 * n
+if #ARGV >= meta_start then
+  redis.call('HSET', meta_key, unpack(ARGV, meta_start))
+end
+-- A game is in exactly one lobby set, the one of its status, scored by creation time.
+if lobby_target > 0 then
+  local created_ms = redis.call('HGET', meta_key, 'created_ms')
+  for i = 1, 3 do
+    if i == lobby_target then
+      redis.call('ZADD', KEYS[3 + i], created_ms, game_id)
+    else
+      redis.call('ZREM', KEYS[3 + i], game_id)
+    end
+  end
+end
+
+-- 6. The record a retry will be answered from.
+if idem_key then
+  redis.call('SET', idem_key, first .. ':' .. last .. ':' .. fingerprint, 'EX', ttl)
+end
+return {'ok', first, last}
+"""
+
+# Reads what a request needs to rebuild a game, in one round trip.
+#
+# KEYS[1] the game's snapshot hash    KEYS[2] the game's event stream
+# ARGV[1] the engine version of the caller: a snapshot taken under another one is ignored.
+#
+# Returns {snapshot version or 0, snapshot state JSON or nil, entries after the snapshot}.
+LOAD = """
+local snap = redis.call('HMGET', KEYS[1], 'version', 'engine', 'state')
+local after, state = 0, false
+if snap[1] and snap[2] == ARGV[1] then
+  after, state = tonumber(snap[1]), snap[3]
+end
+return {after, state, redis.call('XRANGE', KEYS[2], string.format('%d-0', after + 1), '+')}
+"""
+
+# Keeps the newest snapshot of a game: an older one never replaces a newer one, whatever the order in
+# which concurrent writers arrive. A snapshot of the same version replaces it (e.g. a new engine).
+#
+# KEYS[1] the game's snapshot hash    KEYS[2] the game's event stream
+# ARGV[1] version   ARGV[2] engine version   ARGV[3] state JSON
+#
+# Returns {"saved"} | {"stale", newer version} | {"beyond", current version of the stream}.
+SAVE_SNAPSHOT = """
+local version = tonumber(ARGV[1])
+local kept = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
+if kept > version then return {'stale', kept} end
+local current = 0
+local head = redis.call('XREVRANGE', KEYS[2], '+', '-', 'COUNT', 1)
+if head[1] then current = tonumber(string.match(head[1][1], '^(%d+)')) end
+-- A snapshot of events that do not exist would make every later load skip them.
+if version > current then return {'beyond', current} end
+redis.call('HSET', KEYS[1], 'version', version, 'engine', ARGV[2], 'state', ARGV[3])
+return {'saved'}
+"""
