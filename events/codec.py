@@ -43,16 +43,23 @@ def utc_now_iso() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
 
 
-def iso_to_ms(at: str) -> int:
-    """Epoch milliseconds of an ISO-8601 time; a time without zone is taken as UTC."""
+def normalize_at(at: str) -> tuple[str, int]:
+    """An ISO-8601 time as stored (UTC, milliseconds, `Z`) and as epoch milliseconds.
+
+    A time without zone is taken as UTC. Raises ValueError for anything else.
+    """
     moment = datetime.fromisoformat(at)
     if moment.tzinfo is None:
         moment = moment.replace(tzinfo=timezone.utc)
-    return int(moment.timestamp() * 1000)
+    moment = moment.astimezone(timezone.utc)
+    iso = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
+    return iso, int(moment.timestamp() * 1000)
 
 
 def check_event(event: Mapping) -> None:
     """Rejects what `decide` never produces, before anything reaches Redis."""
+    if not isinstance(event, Mapping):
+        raise ValueError(f"an event is a dict: {event!r}")
     if not isinstance(event.get("type"), str) or not event["type"]:
         raise ValueError(f"event type must be a non-empty string: {event!r}")
     actor = event.get("actor")

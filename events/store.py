@@ -24,7 +24,7 @@ import orjson
 import redis
 
 from events import scripts
-from events.codec import Codec, StoredEvent, iso_to_ms, utc_now_iso
+from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
 
 LOBBY_STATUSES = ("waiting", "active", "finished")
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -32,6 +32,7 @@ _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # Printable ASCII without space, as an HTTP `Idempotency-Key` carries it.
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
+_MS = re.compile(r"[0-9]{1,16}")
 _STREAM_ID = re.compile(r"\d{1,20}(-\d{1,20})?")
 
 
@@ -127,14 +128,14 @@ class EventStore:
         if isinstance(expected_version, bool) or not isinstance(expected_version, int) \
                 or expected_version < 0:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
-        at = at or utc_now_iso()
+        at, at_ms = normalize_at(at or utc_now_iso())
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._feed_key,
                 *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         if idempotency_key is not None:
             keys.append(self._key(game_id, "idem:" + _check_idempotency_key(idempotency_key)))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
         meta_args, lobby_target = _meta_args(meta)
-        args = [expected_version, game_id, at, iso_to_ms(at), fingerprint or "", IDEMPOTENCY_TTL_S,
+        args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
                 lobby_target, len(events)]
         for event in events:
             encoded = self.codec.encode(event, at)  # validates the event first
@@ -253,6 +254,9 @@ def _meta_args(meta: Mapping[str, str] | None) -> tuple[list[str], int]:
         if not isinstance(field, str) or not isinstance(value, (str, int)) or isinstance(value, bool):
             raise ValueError(f"meta fields are str -> str (or int): {field!r}: {value!r}")
         pairs += [field, str(value)]
+    # The lobby score; the script fails half-way if it is not a number, so check it here.
+    if "created_ms" in meta and not _MS.fullmatch(str(meta["created_ms"])):
+        raise ValueError(f"created_ms must be epoch milliseconds: {meta['created_ms']!r}")
     status = meta.get("status")
     if status is None:
         return pairs, 0

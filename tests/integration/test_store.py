@@ -345,10 +345,18 @@ def test_lobby_pages(store):
         store.lobby("lost", 0, 3)
 
 
-def test_unknown_status_is_rejected_before_writing(store):
+@pytest.mark.parametrize("meta", [{"status": "paused"}, {"status": "waiting", "created_ms": "soon"},
+                                  {"players": 2.5}, {"players": None}])
+def test_bad_meta_is_rejected_before_writing(store, r, meta):
     with pytest.raises(ValueError):
-        store.append("g1", [ev()], 0, meta={"status": "paused"})
-    assert not store.exists("g1")
+        store.append("g1", [ev()], 0, meta=meta)
+    assert r.dbsize() == 0
+
+
+def test_at_is_stored_as_utc(store):
+    store.append("g1", [ev()], 0, at="2026-11-30T05:04:05.123+02:00")
+    assert store.read("g1")[0].at == AT
+    assert store.meta("g1")["created"] == AT
 
 
 # The global feed.
@@ -394,7 +402,7 @@ def test_bad_game_ids_are_rejected(store, r, game_id):
 
 
 @pytest.mark.parametrize("events", [[], [{"actor": 0, "data": {}}], [{"type": "x", "data": []}],
-                                    [{"type": "x", "actor": 1.5}]])
+                                    [{"type": "x", "actor": 1.5}], ["play"]])
 def test_malformed_events_are_rejected(store, r, events):
     with pytest.raises(ValueError):
         store.append("g1", events, 0)

@@ -1,0 +1,74 @@
+"""The event codec alone: encoding, time normalisation and the upcaster chain."""
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
+
+AT = "2026-11-30T03:04:05.123Z"
+
+
+def test_encoded_event_carries_its_schema():
+    encoded = Codec().encode({"type": "play", "actor": 1, "data": {"card": "TS"}}, AT)
+    assert orjson.loads(encoded) == {"s": 1, "t": "play", "a": 1, "d": {"card": "TS"}, "at": AT}
+
+
+def test_round_trip():
+    codec = Codec()
+    encoded = codec.encode({"type": "deal", "actor": None, "data": {"hands": [["AS"]]}}, AT)
+    assert codec.decode(7, encoded) == StoredEvent(7, "deal", None, {"hands": [["AS"]]}, AT)
+    assert codec.decode(7, encoded.decode()) == codec.decode(7, encoded)
+
+
+def test_missing_actor_and_data_default_to_none_and_empty():
+    codec = Codec()
+    assert codec.decode(1, codec.encode({"type": "x"}, AT)) == StoredEvent(1, "x", None, {}, AT)
+
+
+def test_upcasters_chain_from_the_stored_schema_to_the_newest():
+    old = Codec().encode({"type": "bid", "actor": 0, "data": {"v": 30}}, AT)
+    codec = Codec()
+    codec.register_upcaster("bid", 1, lambda e: {**e, "data": {"value": e["data"]["v"]}})
+    codec.register_upcaster("bid", 2, lambda e: {**e, "data": {**e["data"], "suit": None}})
+    assert codec.schema("bid") == 3 and codec.schema("play") == 1
+    assert codec.decode(1, old).data == {"value": 30, "suit": None}
+    middle = orjson.dumps({"s": 2, "t": "bid", "a": 0, "d": {"value": 28}, "at": AT})
+    assert codec.decode(2, middle).data == {"value": 28, "suit": None}
+    new = codec.encode({"type": "bid", "actor": 0, "data": {"value": 32, "suit": "H"}}, AT)
+    assert orjson.loads(new)["s"] == 3
+    assert codec.decode(3, new).data == {"value": 32, "suit": "H"}
+
+
+def test_upcaster_may_rename_the_type():
+    old = Codec().encode({"type": "meld20", "actor": 1, "data": {}}, AT)
+    codec = Codec()
+    codec.register_upcaster("meld20", 1, lambda e: {**e, "type": "meld", "data": {"points": 20}})
+    event = codec.decode(4, old)
+    assert (event.type, event.data) == ("meld", {"points": 20})
+
+
+def test_without_upcasters_events_are_read_as_written():
+    future = orjson.dumps({"s": 9, "t": "play", "a": 0, "d": {"card": "AS"}, "at": AT})
+    assert Codec().decode(1, future).data == {"card": "AS"}
+
+
+@pytest.mark.parametrize("event", ["play", {"actor": 0}, {"type": ""}, {"type": 3},
+                                   {"type": "x", "actor": True}, {"type": "x", "actor": [0]},
+                                   {"type": "x", "data": "card"}])
+def test_malformed_events_are_rejected(event):
+    with pytest.raises(ValueError):
+        Codec().encode(event, AT)
+
+
+def test_times_are_normalised_to_utc_milliseconds():
+    assert normalize_at(AT) == (AT, 1796007845123)
+    assert normalize_at("2026-11-30T05:04:05.123456+02:00") == (AT, 1796007845123)
+    assert normalize_at("2026-11-30T03:04:05") == ("2026-11-30T03:04:05.000Z", 1796007845000)
+    with pytest.raises(ValueError):
+        normalize_at("yesterday")
+
+
+def test_now_is_utc_with_milliseconds():
+    now = utc_now_iso()
+    assert normalize_at(now)[0] == now and now.endswith("Z") and len(now) == 24
