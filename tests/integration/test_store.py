@@ -170,21 +170,28 @@ def test_mixed_concurrent_appends_leave_no_gaps(store, r):
 # Idempotency.
 
 def test_idempotent_retry_returns_the_first_result_even_when_stale(store, r):
-    first = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a")
+    first = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a",
+                         meta={"status": "waiting"})
     store.append("g1", [ev(), ev()], 1)
-    length, feed_length = r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed")
-    retry = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a")
+    before = (r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed"), store.meta("g1"))
+    retry = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a",
+                         meta={"status": "active"})
     assert first == AppendResult(1, 1, replayed=False)
     assert retry == AppendResult(1, 1, replayed=True)
-    assert (r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed")) == (length, feed_length)
+    assert (r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed"), store.meta("g1")) == before
+    assert store.lobby("waiting", 0, 10) == (["g1"], 1)
 
 
 def test_idempotency_key_with_another_fingerprint_is_a_mismatch(store, r):
     store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a")
     with pytest.raises(IdempotencyMismatch):
-        store.append("g1", [ev(card="AS")], 1, idempotency_key="k1", fingerprint="fp-b")
+        store.append("g1", [ev(card="AS")], 1, idempotency_key="k1", fingerprint="fp-b",
+                     meta={"status": "active"})
     assert store.version("g1") == 1
     assert r.xlen("talon:feed") == 1
+    assert store.meta("g1") == {"created": store.read("g1")[0].at,
+                                "created_ms": store.meta("g1")["created_ms"]}
+    assert store.lobby("active", 0, 10) == ([], 0)
 
 
 def test_default_fingerprint_is_the_events(store):
