@@ -129,6 +129,7 @@ class EventStore:
                 or expected_version < 0:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at or utc_now_iso())
+        encoded = [self.codec.encode(event, at) for event in events]  # validates each event
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._feed_key,
                 *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         if idempotency_key is not None:
@@ -137,9 +138,8 @@ class EventStore:
         meta_args, lobby_target = _meta_args(meta)
         args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
                 lobby_target, len(events)]
-        for event in events:
-            encoded = self.codec.encode(event, at)  # validates the event first
-            args += [event["type"], encoded]
+        for event, payload in zip(events, encoded):
+            args += [event["type"], payload]
         reply = self._append(keys=keys, args=args + meta_args)
         return _append_result(reply)
 
