@@ -58,6 +58,12 @@ class FeedEntry:
     type: str
 
 
+@dataclass(frozen=True)
+class IdempotentRecord:
+    result: AppendResult
+    fingerprint: str
+
+
 class VersionConflict(Exception):
     def __init__(self, current_version: int):
         super().__init__(f"expected version is stale: the game is at version {current_version}")
@@ -169,6 +175,14 @@ class EventStore:
     def version(self, game_id: str) -> int:
         head = self.client.xrevrange(self._key(game_id, "events"), count=1)
         return _version_of(head[0][0]) if head else 0
+
+    def idempotent_result(self, game_id: str, key: str) -> IdempotentRecord | None:
+        """What an append under this idempotency key produced, if one did (in the last 24 h)."""
+        record = self.client.get(self._key(game_id, "idem:" + _check_idempotency_key(key)))
+        if record is None:
+            return None
+        first, last, fingerprint = _text(record).split(":", 2)
+        return IdempotentRecord(AppendResult(int(first), int(last), replayed=True), fingerprint)
 
     def exists(self, game_id: str) -> bool:
         return bool(self.client.exists(self._key(game_id, "events")))

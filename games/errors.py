@@ -35,3 +35,15 @@ class OptionError(GameError):
     def __init__(self, field: str, detail: str):
         super().__init__(detail)
         self.field = field
+
+
+class StateConflict(GameError):
+    """The table is not in a state where this request makes sense (seat taken, game not active). HTTP 409."""
+
+
+class SeatUnavailable(StateConflict):
+    """The seat asked for is taken, is a bot's, or does not exist; or no human seat is open."""
+
+
+class NotActive(StateConflict):
+    """Actions are only accepted while the match is active (every seat taken, not finished)."""

@@ -1,0 +1,28 @@
+"""Which games Talon serves, by their API name. Each value is a game package's RULES object."""
+from __future__ import annotations
+
+from importlib import import_module
+
+# API name -> module holding RULES. Imported lazily so a game's import cost is paid only when used.
+_GAME_MODULES = {
+    "sixty-six": "games.sixtysix",
+}
+
+BOT_LEVELS = ("random", "basic")
+
+
+def game_names() -> tuple[str, ...]:
+    return tuple(_GAME_MODULES)
+
+
+def rules_for(game: str):
+    return import_module(_GAME_MODULES[game]).RULES
+
+
+def bots_for(game: str):
+    return import_module(_GAME_MODULES[game] + ".bots")
+
+
+def engines_version() -> str:
+    """One string that changes whenever any engine's code version changes (snapshot validity)."""
+    return "table1;" + ";".join(f"{g}={rules_for(g).engine_version}" for g in _GAME_MODULES)

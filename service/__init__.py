@@ -1,0 +1,1 @@
+"""The HTTP API: Flask app factory, routes, auth, problem details, SSE."""

@@ -1,0 +1,60 @@
+"""The Flask application factory."""
+from __future__ import annotations
+
+import redis
+from flask import Flask
+from flask_smorest import Api
+from werkzeug.exceptions import HTTPException
+
+from service import errors
+from service.config import Settings
+from service.usecases import Talon
+
+API_DESCRIPTION = """\
+Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
+Smear) to humans and bots at one table.
+
+**How a match goes.** `POST /v1/games` creates it with its seats (humans and bots). Each human claims
+a seat with `POST /v1/games/{id}/players` and receives a bearer token, shown once. When the last human
+seat is taken, the cards are dealt. A seat reads its view with `GET /v1/games/{id}` (with
+`Authorization: Bearer <token>`): the view lists `legal_actions`, and posting any one of them as it is
+to `POST /v1/games/{id}/actions` plays it. Bots and the end-of-round scoring run by themselves.
+Follow the game live with `GET /v1/games/{id}/stream` (Server-Sent Events), or long-poll the view with
+`?wait=`.
+
+**Errors** are `application/problem+json` (RFC 9457). A rejected request changes nothing.
+"""
+
+
+def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
+    settings = settings or Settings.from_env()
+    app = Flask(__name__)
+    app.config.update(
+        API_TITLE="Talon", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
+                          "servers": [{"url": "/", "description": "this server"}],
+                          "components": {"securitySchemes": {
+                              "seat": {"type": "http", "scheme": "bearer",
+                                       "description": "A seat token from POST /v1/games/{id}/players"},
+                              "operator": {"type": "http", "scheme": "bearer",
+                                           "description": "The operator token (OPERATOR_TOKEN)"}}}},
+        MAX_CONTENT_LENGTH=settings.max_body_bytes,
+        JSON_SORT_KEYS=False,
+    )
+    client = client or redis.Redis.from_url(settings.redis_url, health_check_interval=30)
+    app.extensions["talon"] = Talon(client, key_prefix=settings.key_prefix, queue_name=settings.queue_name,
+                                    bot_delay_s=settings.bot_delay_s)
+    app.extensions["talon_settings"] = settings
+
+    api = Api(app)
+    from service.routes import docs, games, health, ops
+    for module in (games, ops, health):
+        api.register_blueprint(module.blp)
+    app.register_blueprint(docs.blp)
+    app.extensions["talon_api"] = api
+
+    # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
+    app.register_error_handler(HTTPException, errors.http_error)
+    for exc_type, handler in errors.HANDLERS.items():
+        app.register_error_handler(exc_type, handler)
+    return app

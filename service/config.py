@@ -1,0 +1,30 @@
+"""Settings from the environment (API.md: REDIS_URL, PORT, OPERATOR_TOKEN, WEB_CONCURRENCY)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Settings:
+    redis_url: str = "redis://127.0.0.1:6379/0"
+    operator_token: str | None = None
+    key_prefix: str = "talon"          # every Redis key of the event store starts with this
+    queue_name: str = "talon"          # the rq queue for bot turns and scoring
+    max_body_bytes: int = 64 * 1024    # larger request bodies get 413
+    long_poll_max_s: float = 30.0      # ?wait= is capped here (API.md)
+    stream_max_s: float = 300.0        # an SSE response ends after this; EventSource reconnects by itself
+    stream_ticket_ttl_s: int = 60      # a stream ticket is good for this long
+    events_page_max: int = 500         # upper bound of ?limit= on event pages
+    bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
+
+    @classmethod
+    def from_env(cls, environ: dict | None = None) -> "Settings":
+        env = os.environ if environ is None else environ
+        return cls(
+            redis_url=env.get("REDIS_URL", cls.redis_url),
+            operator_token=env.get("OPERATOR_TOKEN") or None,
+            key_prefix=env.get("TALON_KEY_PREFIX", cls.key_prefix),
+            queue_name=env.get("TALON_QUEUE", cls.queue_name),
+            bot_delay_s=float(env.get("TALON_BOT_DELAY_S", cls.bot_delay_s)),
+        )

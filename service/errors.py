@@ -1,0 +1,77 @@
+"""One exception, one status: how the domain's refusals become problem+json responses."""
+from __future__ import annotations
+
+import logging
+
+import redis
+from werkzeug.exceptions import HTTPException
+
+from events.store import VersionConflict
+from games.errors import ActionShapeError, NotYourTurn, OptionError, RuleError, StateConflict
+from service.problems import Problem, from_http_exception, problem_response
+from service.usecases import IdempotencyKeyReused, UnknownGame, VersionMismatch
+
+log = logging.getLogger("talon.errors")
+
+
+def http_error(exc: HTTPException):
+    return from_http_exception(exc)
+
+
+def _problem(exc: Problem):
+    return problem_response(exc)
+
+
+def _unknown_game(exc: UnknownGame):
+    return problem_response(Problem(404, "unknown-game", f"there is no game {exc.args[0]!r}"))
+
+
+def _shape(exc: ActionShapeError):
+    return problem_response(Problem(400, "malformed-action", exc.detail))
+
+
+def _conflict(exc: StateConflict | NotYourTurn):
+    return problem_response(Problem(409, "conflict", exc.detail))
+
+
+def _rule(exc: RuleError):
+    return problem_response(Problem(422, "rule-violation", str(exc), rule=exc.rule))
+
+
+def _option(exc: OptionError):
+    return problem_response(Problem(422, "invalid-option", exc.detail, errors={exc.field: [exc.detail]}))
+
+
+def _version_mismatch(exc: VersionMismatch):
+    return problem_response(Problem(412, "version-mismatch",
+                                    f"If-Match does not match the current version {exc.current_version}",
+                                    current_version=exc.current_version))
+
+
+def _version_conflict(exc: VersionConflict):
+    return problem_response(Problem(409, "busy", "the game moved on while this request was decided; try again",
+                                    current_version=exc.current_version))
+
+
+def _idempotency(exc: IdempotencyKeyReused):
+    return problem_response(Problem(409, "idempotency-key-reused",
+                                    "this Idempotency-Key was used before with another request"))
+
+
+def _redis_down(exc: redis.RedisError):
+    log.warning("redis unavailable: %s", exc)
+    return problem_response(Problem(503, "unavailable", "storage is unreachable; try again shortly",
+                                    headers={"Retry-After": "2"}))
+
+
+def _unexpected(exc: Exception):
+    log.exception("unexpected error")
+    return problem_response(Problem(500, "internal-error", "an unexpected error occurred; nothing was changed"))
+
+
+HANDLERS = {
+    Problem: _problem, UnknownGame: _unknown_game, ActionShapeError: _shape, StateConflict: _conflict, NotYourTurn: _conflict,
+    RuleError: _rule, OptionError: _option, VersionMismatch: _version_mismatch,
+    VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
+    redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,
+}

@@ -1,0 +1,140 @@
+"""Request helpers shared by the routes: the application, the caller's identity, JSON responses."""
+from __future__ import annotations
+
+import hmac
+import re
+from dataclasses import dataclass
+
+import orjson
+from flask import Response, current_app, request
+
+from games import table as tables
+from service.config import Settings
+from service.problems import PROBLEM_CONTENT_TYPE, Problem
+from service.schemas import Problem as ProblemSchema
+from service.usecases import Talon, UnknownGame, token_hash
+
+WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
+IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
+
+
+def talon() -> Talon:
+    return current_app.extensions["talon"]
+
+
+def settings() -> Settings:
+    return current_app.extensions["talon_settings"]
+
+
+def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
+    response = Response(orjson.dumps(body), status=status, mimetype="application/json")
+    for name, value in (headers or {}).items():
+        response.headers[name] = value
+    return response
+
+
+def view_response(table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None) -> Response:
+    response = json_response(tables.seat_view(table, seat), status, headers)
+    response.headers["ETag"] = f'"{table.version}"'
+    response.headers["Vary"] = "Authorization"
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def unauthorized(detail: str) -> Problem:
+    return Problem(401, "unauthorized", detail, headers=WWW_AUTHENTICATE)
+
+
+@dataclass(frozen=True)
+class Caller:
+    seat: int | None = None     # the caller's seat at this table, if any
+    operator: bool = False
+
+
+def bearer_token() -> str | None:
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise unauthorized("use the header 'Authorization: Bearer <token>'")
+    return token.strip()
+
+
+def is_operator_token(token: str | None) -> bool:
+    expected = settings().operator_token
+    return bool(token and expected and hmac.compare_digest(token.encode(), expected.encode()))
+
+
+def caller(table: tables.Table, token: str | None, required: bool = False) -> Caller:
+    """Who is asking: a seat of this table, the operator, or a spectator (no token)."""
+    if token is None:
+        if required:
+            raise unauthorized("this request needs a seat token")
+        return Caller()
+    if is_operator_token(token):
+        return Caller(operator=True)
+    seat = tables.seat_of_token(table, token_hash(token))
+    if seat is not None:
+        return Caller(seat=seat)
+    if _belongs_to_other_game(token, table.game_id):
+        raise Problem(403, "forbidden", "this token belongs to another game")
+    raise unauthorized("unknown token")
+
+
+def _belongs_to_other_game(token: str, game_id: str) -> bool:
+    other, _, _ = token.partition(".")
+    if not other or other == game_id:
+        return False
+    try:
+        return tables.seat_of_token(talon().table(other), token_hash(token)) is not None
+    except UnknownGame:
+        return False
+
+
+def require_operator() -> None:
+    token = bearer_token()
+    if token is None:
+        raise unauthorized("this route needs the operator token")
+    if not is_operator_token(token):
+        raise Problem(403, "forbidden", "this route is for operators")
+
+
+def if_match_version() -> int | None:
+    raw = request.headers.get("If-Match")
+    if raw is None:
+        return None
+    match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,12})"?\s*', raw)
+    if not match:
+        raise Problem(400, "bad-if-match", 'If-Match must be a version in quotes, e.g. "12"')
+    return int(match.group(1))
+
+
+def idempotency_key() -> str | None:
+    key = request.headers.get("Idempotency-Key")
+    if key is not None and not IDEMPOTENCY_KEY.match(key):
+        raise Problem(400, "bad-idempotency-key", "Idempotency-Key: 1 to 128 of A-Z a-z 0-9 _ . : -")
+    return key
+
+
+def problems(blp, *statuses: int):
+    """Document problem+json responses for these statuses on a route."""
+    def decorate(func):
+        for status in statuses:
+            func = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
+                                    description=PROBLEM_DESCRIPTIONS[status])(func)
+        return func
+    return decorate
+
+
+PROBLEM_DESCRIPTIONS = {
+    400: "Malformed JSON, a body that does not match the schema, or an action of an unknown shape",
+    401: "No token, or an unknown token, where one is needed",
+    403: "A token for another game, or an operator-only field or route without the operator token",
+    404: "Unknown game",
+    409: "Not this seat's turn, game not active, seat taken, or Idempotency-Key reused with another body",
+    412: "If-Match does not match the current version",
+    413: "Request body too large",
+    422: "Well-formed, but the rules forbid it now (detail names the rule; legal_actions lists what is allowed)",
+    503: "Storage unreachable; retry after Retry-After seconds",
+}

@@ -1,0 +1,170 @@
+"""Routes for one game: create, join, view, act, events, live stream; and the lobby."""
+from __future__ import annotations
+
+from flask import request
+from flask_smorest import Blueprint
+
+from games import table as tables
+from games.errors import RuleError
+from service import stream
+from service.http import (bearer_token, caller, idempotency_key, if_match_version, is_operator_token,
+                          json_response, problems, talon, view_response)
+from service.problems import Problem
+from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
+                             LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View)
+
+blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
+
+GAME_ID = {"game_id": {"description": "The game's id"}}
+
+
+@blp.route("", methods=["POST"])
+@blp.arguments(CreateGame, error_status_code=400, example={
+    "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
+@blp.response(201, View, description="The match as a spectator sees it; `Location` is its URL")
+@problems(blp, 400, 403, 413, 422)
+def create_game(body):
+    """Create a match
+
+    The number of seats is the number of players. Operators may add `seed` (reproducible shuffles)
+    or `decks` (exact deck orders for successive deals)."""
+    if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
+        raise Problem(403, "forbidden", "seed and decks are operator-only fields")
+    table = talon().create_match(body["game"], body["options"], body["seats"], body.get("seed"), body.get("decks"))
+    return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
+
+
+@blp.route("", methods=["GET"])
+@blp.arguments(LobbyQuery, location="query", error_status_code=400)
+@blp.response(200, Lobby)
+@problems(blp, 400)
+def lobby(query):
+    """List matches (lobby)
+
+    Open matches (`status=waiting`, the default), running ones (`active`) or `finished`, newest first."""
+    entries, total = talon().lobby(query["status"], query.get("game"), query["offset"], query["limit"])
+    return json_response({"games": entries, "total": total, "offset": query["offset"], "limit": query["limit"]})
+
+
+@blp.route("/<game_id>", methods=["GET"])
+@blp.doc(params=GAME_ID, security=[{}, {"seat": []}])
+@blp.arguments(GameQuery, location="query", error_status_code=400)
+@blp.response(200, View, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
+@blp.alt_response(304, description="Not modified (If-None-Match matches the version)")
+@problems(blp, 400, 401, 403, 404)
+def get_game(query, game_id):
+    """The view of one seat (with its token) or of a spectator (without)
+
+    `If-None-Match: "<version>"` gives 304 while nothing changed; with `?wait=<seconds>` the request
+    waits (long-polls) until the version moves past that one."""
+    app = talon()
+    table = app.table(game_id)
+    who = caller(table, bearer_token())
+    known = _if_none_match()
+    wait = query.get("wait")
+    if wait:
+        table = app.wait_for_change(table, known if known is not None else table.version, wait)
+    if known is not None and known == table.version:
+        return "", 304, {"ETag": f'"{table.version}"'}
+    return view_response(table, who.seat)
+
+
+@blp.route("/<game_id>/players", methods=["POST"])
+@blp.doc(params=GAME_ID)
+@blp.arguments(ClaimSeat, error_status_code=400, example={"name": "Ana"})
+@blp.response(201, SeatClaimed)
+@problems(blp, 400, 404, 409, 413)
+def claim_seat(body, game_id):
+    """Claim an open human seat
+
+    The token in the answer is shown once: send it as `Authorization: Bearer <token>`. When the last
+    human seat is taken, the first deal happens by itself."""
+    table, seat, token = talon().claim_seat(game_id, body.get("seat"), body["name"])
+    return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
+                         {"Location": f"/v1/games/{game_id}"})
+
+
+@blp.route("/<game_id>/actions", methods=["POST"])
+@blp.doc(params=GAME_ID, security=[{"seat": []}], parameters=[
+    {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "required": False,
+     "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
+    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
+     "required": False, "description": "Retrying with the same key and body returns the original result (200)"}])
+@blp.arguments(Action, error_status_code=400, example={"type": "play", "card": "TS"})
+@blp.response(201, View, description="Accepted: the seat's new view")
+@blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted")
+@problems(blp, 400, 401, 403, 404, 409, 412, 413, 422)
+def post_action(action, game_id):
+    """Play one action, exactly as listed in the view's `legal_actions`"""
+    app = talon()
+    table = app.table(game_id)
+    who = caller(table, bearer_token(), required=True)
+    if who.seat is None:
+        raise Problem(403, "forbidden", "only a seat acts: use that seat's token")
+    try:
+        outcome = app.act(game_id, who.seat, action, if_match=if_match_version(),
+                          idempotency_key=idempotency_key(), table=table)
+    except RuleError as refused:
+        current = app.table(game_id)
+        raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,
+                      legal_actions=tables.seat_view(current, who.seat)["legal_actions"]) from None
+    return view_response(outcome.table, who.seat, 200 if outcome.replayed else 201)
+
+
+@blp.route("/<game_id>/events", methods=["GET"])
+@blp.doc(params=GAME_ID, security=[{}, {"seat": []}, {"operator": []}])
+@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.response(200, EventsPage)
+@problems(blp, 400, 401, 403, 404)
+def get_events(query, game_id):
+    """The event log, oldest first, as the caller may see it (operators see everything)"""
+    app = talon()
+    table = app.table(game_id)
+    who = caller(table, bearer_token())
+    events, has_more = app.events_page(game_id, query["after"], query["limit"])
+    shown = [stream.visible(table.game, e, who) for e in events]
+    next_after = events[-1].version if events else query["after"]
+    return json_response({"events": shown, "next_after": next_after, "has_more": has_more})
+
+
+@blp.route("/<game_id>/stream-tickets", methods=["POST"])
+@blp.doc(params=GAME_ID, security=[{"seat": []}])
+@blp.response(201, StreamTicket)
+@problems(blp, 401, 403, 404)
+def stream_ticket(game_id):
+    """A short-lived ticket for the event stream
+
+    Browsers cannot send `Authorization` on `EventSource`: get a ticket here with the seat token and
+    open `/v1/games/{id}/stream?ticket=...` instead. The ticket expires after a minute."""
+    table = talon().table(game_id)
+    who = caller(table, bearer_token(), required=True)
+    if who.seat is None:
+        raise Problem(403, "forbidden", "tickets are for seats; spectators need none")
+    return json_response(stream.issue_ticket(game_id, who.seat), 201)
+
+
+@blp.route("/<game_id>/stream", methods=["GET"])
+@blp.doc(params=GAME_ID, security=[{}, {"seat": []}], parameters=[
+    {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"}, "required": False,
+     "description": "Resume after this version"}])
+@blp.arguments(StreamQuery, location="query", error_status_code=400)
+@blp.response(200, description="`text/event-stream`: one message per event (`id:` = version, `event:` = type, "
+                               "`data:` = the event as the caller may see it)", content_type="text/event-stream")
+@problems(blp, 400, 401, 403, 404)
+def get_stream(query, game_id):
+    """Server-Sent Events, resumable with `Last-Event-ID`"""
+    table = talon().table(game_id)
+    if "ticket" in query:
+        who = stream.redeem_ticket(query["ticket"], game_id)
+    else:
+        who = caller(table, bearer_token())
+    after = stream.resume_point(query.get("last_event_id"), request.headers.get("Last-Event-ID"))
+    return stream.response(table.game, game_id, who, after)
+
+
+def _if_none_match() -> int | None:
+    raw = request.headers.get("If-None-Match")
+    if raw is None:
+        return None
+    digits = raw.strip().removeprefix("W/").strip('"')
+    return int(digits) if digits.isdigit() and len(digits) < 13 else None

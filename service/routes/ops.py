@@ -1,0 +1,39 @@
+"""Operator routes: the full event log with hidden data, and the global feed."""
+from __future__ import annotations
+
+from flask_smorest import Blueprint
+
+from service.http import Caller, json_response, problems, require_operator, talon
+from service.schemas import EventsPage, EventsQuery, Feed, FeedQuery
+from service.stream import visible
+
+blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (OPERATOR_TOKEN)")
+
+
+@blp.route("/games/<game_id>/events", methods=["GET"])
+@blp.doc(security=[{"operator": []}], params={"game_id": {"description": "The game's id"}})
+@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.response(200, EventsPage)
+@problems(blp, 400, 401, 403, 404)
+def game_events(query, game_id):
+    """One game's full event log, hidden data included"""
+    require_operator()
+    app = talon()
+    table = app.table(game_id)
+    events, has_more = app.events_page(game_id, query["after"], query["limit"])
+    shown = [visible(table.game, e, Caller(operator=True)) for e in events]
+    return json_response({"events": shown, "has_more": has_more,
+                          "next_after": events[-1].version if events else query["after"]})
+
+
+@blp.route("/feed", methods=["GET"])
+@blp.doc(security=[{"operator": []}])
+@blp.arguments(FeedQuery, location="query", error_status_code=400)
+@blp.response(200, Feed)
+@problems(blp, 400, 401, 403)
+def feed(query):
+    """The global feed: every event of every game, in the order they were appended"""
+    require_operator()
+    entries = talon().store.feed(after=query["after"], count=query["limit"])
+    rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries]
+    return json_response({"entries": rows, "next_after": rows[-1]["id"] if rows else query["after"]})

@@ -1,0 +1,236 @@
+"""The use cases: what the HTTP routes and the rq jobs do, each one straight line.
+
+load the table (snapshot + later events, folded) -> the pure table/engine decides -> the store appends
+atomically with the expected version -> follow-up jobs are enqueued.
+
+No Flask here: the routes translate requests into these calls and exceptions into problems, and the
+workers call the same functions, so a bot move and a human move walk the same path.
+"""
+from __future__ import annotations
+
+import hashlib
+import logging
+import secrets
+import uuid
+from dataclasses import dataclass
+
+import orjson
+import redis
+
+from events.repository import Folding, Repository, UnknownAggregate
+from events.store import EventStore, IdempotencyMismatch, VersionConflict
+from games import table as tables
+from games.errors import GameError
+from games.registry import engines_version
+from workers import dispatch
+
+log = logging.getLogger("talon.usecases")
+
+TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load,
+                        version_of=lambda t: t.version, is_snapshot_point=tables.is_snapshot_point,
+                        engine_version=engines_version())
+
+# Without If-Match, a request that lost a race is decided again on the new state this many times.
+RACE_RETRIES = 3
+LOBBY_SCAN = 5000
+
+
+class UnknownGame(Exception):
+    pass
+
+
+class VersionMismatch(Exception):
+    """If-Match named another version than the current one."""
+
+    def __init__(self, current_version: int):
+        super().__init__(current_version)
+        self.current_version = current_version
+
+
+class IdempotencyKeyReused(Exception):
+    """The Idempotency-Key was used before with another request body."""
+
+
+@dataclass
+class Outcome:
+    table: tables.Table
+    replayed: bool = False
+
+
+class Talon:
+    """The application: one event store, one repository of tables, one job queue."""
+
+    def __init__(self, client: redis.Redis, key_prefix: str = "talon", queue_name: str = "talon",
+                 bot_delay_s: float = 0.0):
+        self.redis = client
+        self.store = EventStore(client, prefix=key_prefix)
+        self.tables = Repository(self.store, TABLE_FOLDING)
+        self.jobs = dispatch.Dispatcher(client, queue_name, bot_delay_s=bot_delay_s)
+        self.key_prefix = key_prefix
+        self._secret: str | None = None
+
+    def secret_key(self) -> str:
+        """The key that signs stream tickets, shared by every API instance through Redis."""
+        if self._secret is None:
+            key = f"{self.key_prefix}:secret"
+            self.redis.set(key, secrets.token_hex(32), nx=True)
+            self._secret = self.redis.get(key).decode()
+        return self._secret
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def table(self, game_id: str) -> tables.Table:
+        try:
+            return self.tables.get(game_id)
+        except (UnknownAggregate, ValueError):  # ValueError: an id the store refuses as a key
+            raise UnknownGame(game_id) from None
+
+    def wait_for_change(self, table: tables.Table, known_version: int, timeout_s: float) -> tables.Table:
+        """Long-poll: the table once its version has moved past `known_version`, or as it is at the timeout."""
+        if table.version != known_version:
+            return table
+        return self.table(table.game_id) if self.store.wait(table.game_id, known_version, timeout_s) else table
+
+    def events_page(self, game_id: str, after: int, limit: int):
+        events = self.store.read(game_id, after=after, limit=limit + 1)
+        return events[:limit], len(events) > limit
+
+    def lobby(self, status: str, game: str | None, offset: int, limit: int) -> tuple[list[dict], int]:
+        """One page of the lobby. Filtering by game scans at most LOBBY_SCAN ids of that status."""
+        if game is None:
+            ids, total = self.store.lobby(status, offset, limit)
+            return [_lobby_entry(i, m) for i, m in zip(ids, self.store.metas(ids))], total
+        ids, _ = self.store.lobby(status, 0, LOBBY_SCAN)
+        matching = [(i, m) for i, m in zip(ids, self.store.metas(ids)) if m.get("game") == game]
+        return [_lobby_entry(i, m) for i, m in matching[offset:offset + limit]], len(matching)
+
+    # -- players' requests ------------------------------------------------------------------------
+
+    def create_match(self, game: str, options: dict, seats: list[dict], seed: int | None = None,
+                     decks: list[list[str]] | None = None) -> tables.Table:
+        game_id = uuid.uuid4().hex[:16]
+        if seed is None:
+            seed = secrets.randbits(63)
+        events = tables.create(game_id, game, options, seats, seed, decks)
+        table, _ = self.tables.save(game_id, None, events, meta=self._meta(None, events, game))
+        self.jobs.followups(table)
+        return table
+
+    def claim_seat(self, game_id: str, seat: int | None, name: str) -> tuple[tables.Table, int, str]:
+        # The game id in front lets a token for another game be told apart from an unknown one (403/401).
+        token = f"{game_id}.{secrets.token_urlsafe(32)}"
+        for attempt in range(RACE_RETRIES + 1):
+            table = self.table(game_id)
+            events = tables.claim_seat(table, seat, name, token_hash(token))
+            try:
+                after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+            except VersionConflict:
+                if attempt == RACE_RETRIES:
+                    raise
+                continue
+            self.jobs.followups(after)
+            return after, events[0]["data"]["seat"], token
+        raise AssertionError("unreachable")
+
+    def act(self, game_id: str, seat: int, action: dict, *, if_match: int | None = None,
+            idempotency_key: str | None = None, table: tables.Table | None = None) -> Outcome:
+        """A seat's action. `table`, if the caller has just loaded it, saves the first load."""
+        fingerprint = _fingerprint(seat, action) if idempotency_key else None
+        for attempt in range(RACE_RETRIES + 1):
+            if table is None or attempt > 0:
+                table = self.table(game_id)
+            if idempotency_key and (done := self._replay(game_id, idempotency_key, fingerprint)):
+                return done
+            if if_match is not None and if_match != table.version:
+                raise VersionMismatch(table.version)
+            events = tables.act(table, seat, action)
+            try:
+                after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
+                                                 fingerprint=fingerprint, meta=self._meta(table, events))
+            except IdempotencyMismatch:
+                raise IdempotencyKeyReused() from None
+            except VersionConflict as conflict:
+                if if_match is not None:
+                    raise VersionMismatch(conflict.current_version) from None
+                if attempt == RACE_RETRIES:
+                    raise
+                continue
+            if not result.replayed:
+                self.jobs.followups(after)
+            return Outcome(after, replayed=result.replayed)
+        raise AssertionError("unreachable")
+
+    # -- the workers' jobs ------------------------------------------------------------------------
+
+    def advance(self, game_id: str, version: int) -> bool:
+        """Deal, score the round, end the match: whatever the system owes at `version`. Stale: no-op."""
+        table = self.table(game_id)
+        if table.version != version:
+            return False
+        events = tables.system_step(table)
+        return bool(events) and self._commit_job(game_id, table, events)
+
+    def bot_turn(self, game_id: str, version: int, seat: int) -> bool:
+        """The bot at `seat` acts if the game is still where the job found it. Stale: no-op."""
+        table = self.table(game_id)
+        if table.version != version or ("bot", seat) not in tables.followups(table):
+            return False
+        action = tables.bot_choice(table, seat)
+        return self._commit_job(game_id, table, tables.act(table, seat, action))
+
+    def sweep(self, limit: int = 1000) -> int:
+        """Re-enqueue what a crash between an append and its enqueue left undone. Returns games touched."""
+        touched = 0
+        ids, _ = self.store.lobby("active", 0, limit)
+        for game_id in ids:
+            try:
+                table = self.table(game_id)
+            except UnknownGame:
+                continue
+            if tables.followups(table) and self.jobs.followups(table, repair=True):
+                touched += 1
+        return touched
+
+    # -- helpers ----------------------------------------------------------------------------------
+
+    def _commit_job(self, game_id: str, table: tables.Table, events: list[dict]) -> bool:
+        try:
+            after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+        except VersionConflict:
+            return False  # someone else moved the game on; the job that sees the new version acts
+        self.jobs.followups(after)
+        return True
+
+    def _replay(self, game_id: str, key: str, fingerprint: str) -> Outcome | None:
+        recorded = self.store.idempotent_result(game_id, key)
+        if recorded is None:
+            return None
+        if recorded.fingerprint != fingerprint:
+            raise IdempotencyKeyReused()
+        return Outcome(self.table(game_id), replayed=True)
+
+    @staticmethod
+    def _meta(before: tables.Table | None, events: list[dict], game: str | None = None) -> dict | None:
+        """Lobby fields, written only when they change (creation, seats taken, status moves)."""
+        after = before
+        for event in events:
+            after = tables.evolve(after, event)
+        if before is not None and before.status == after.status and before.seats == after.seats:
+            return None
+        open_seats = sum(1 for s in after.seats if s.open)
+        return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
+                "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+
+
+def _lobby_entry(game_id: str, meta: dict) -> dict:
+    return {"game_id": game_id, "game": meta.get("game", ""), "variant": meta.get("variant", ""),
+            "status": meta.get("status", ""), "players": int(meta.get("players", 0)),
+            "open_seats": int(meta.get("open_seats", 0)), "created_ms": int(meta.get("created_ms", 0))}
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _fingerprint(seat: int, action: dict) -> str:
+    return hashlib.sha256(orjson.dumps([seat, action], option=orjson.OPT_SORT_KEYS)).hexdigest()

@@ -1,0 +1,31 @@
+"""Helpers for tests that run the real app on a real Redis, with real rq workers."""
+from __future__ import annotations
+
+import random
+
+import redis
+from rq import Queue, SimpleWorker
+
+from service.app import create_app
+from service.config import Settings
+
+OPERATOR = "operator-test-token"
+
+
+def make_app(redis_url: str, **overrides):
+    return create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
+
+
+def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None) -> None:
+    """Run queued jobs in-process with a real rq SimpleWorker until the queue is empty."""
+    connection = redis.Redis.from_url(redis_url)
+    SimpleWorker([Queue(queue_name, connection=connection)], connection=connection).work(
+        burst=True, max_jobs=max_jobs, logging_level="WARNING")
+
+
+def auth(token: str) -> dict:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def random_legal(view: dict, rng: random.Random) -> dict:
+    return rng.choice(view["legal_actions"])

@@ -1,0 +1,31 @@
+"""`python -m workers`: one non-forking rq worker with the scheduler, on REDIS_URL.
+
+rq's default Worker forks a process per job (about 30 ms each here); a bot reply should feel instant,
+so the worker runs jobs in its own process. Jobs are pure decisions plus one atomic append, and each
+re-checks the game version, so a job that fails leaves nothing half-done to isolate.
+"""
+from __future__ import annotations
+
+import logging
+import os
+
+import redis
+from rq import Queue, SimpleWorker
+
+from service.config import Settings
+from workers.jobs import schedule_sweep
+
+
+def main() -> None:
+    # Configure logging before the worker exists: rq 3 only adds its handlers where none is configured.
+    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = Settings.from_env()
+    connection = redis.Redis.from_url(settings.redis_url)
+    queue = Queue(settings.queue_name, connection=connection)
+    schedule_sweep(queue)
+    SimpleWorker([queue], connection=connection).work(with_scheduler=True)
+
+
+if __name__ == "__main__":
+    main()

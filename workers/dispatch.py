@@ -1,0 +1,71 @@
+"""Enqueue the jobs a table needs next, each under an id unique to (game, version[, seat]).
+
+The id makes a duplicate enqueue harmless (rq refuses a second job with the same id), and every job
+re-checks the version before it appends, so a stale or duplicated job does nothing.
+"""
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+import redis
+from rq import Queue
+from rq.exceptions import DuplicateJobError, NoSuchJobError
+from rq.job import Job, JobStatus
+
+from games import table as tables
+
+log = logging.getLogger("talon.dispatch")
+
+JOB_TIMEOUT_S = 60
+RESULT_TTL_S = 300
+FAILURE_TTL_S = 3600
+
+
+def job_id(kind: str, game_id: str, version: int, seat: int | None) -> str:
+    # rq ids allow only letters, digits, '_' and '-'.
+    return f"{kind}-{game_id}-{version}" + ("" if seat is None else f"-{seat}")
+
+
+class Dispatcher:
+    def __init__(self, client: redis.Redis, queue_name: str, bot_delay_s: float = 0.0):
+        self.queue = Queue(queue_name, connection=client)
+        self.bot_delay_s = bot_delay_s
+
+    def followups(self, table: tables.Table, repair: bool = False) -> int:
+        """Enqueue every job the table waits for; returns how many were new.
+
+        With `repair`, a job under the same id that failed or vanished is replaced (the sweeper's case).
+        """
+        new = 0
+        for kind, seat in tables.followups(table):
+            jid = job_id(kind, table.game_id, table.version, seat)
+            if repair and not self._replaceable(jid):
+                continue
+            new += self._enqueue(kind, jid, table.game_id, table.version, seat)
+        return new
+
+    def _enqueue(self, kind: str, jid: str, game_id: str, version: int, seat: int | None) -> int:
+        func = "workers.jobs.advance" if kind == "advance" else "workers.jobs.bot_turn"
+        args = (game_id, version) if seat is None else (game_id, version, seat)
+        options = dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
+                       failure_ttl=FAILURE_TTL_S)
+        try:
+            if kind == "bot" and self.bot_delay_s > 0:
+                self.queue.enqueue_in(timedelta(seconds=self.bot_delay_s), func, *args, **options)
+            else:
+                self.queue.enqueue(func, *args, **options)
+        except DuplicateJobError:
+            return 0
+        return 1
+
+    def _replaceable(self, jid: str) -> bool:
+        """A job id the sweeper may (re)use: none exists, or the one there failed or was stopped."""
+        try:
+            job = Job.fetch(jid, connection=self.queue.connection)
+        except NoSuchJobError:
+            return True
+        if job.get_status(refresh=True) in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
+            job.delete()
+            return True
+        return False

@@ -1,0 +1,60 @@
+"""The rq jobs. Each one takes the application built on the worker's connection and calls one use case."""
+from __future__ import annotations
+
+import logging
+import os
+import time
+from datetime import timedelta
+
+from rq import Queue, get_current_job
+from rq.exceptions import DuplicateJobError
+
+from service.config import Settings
+from service.usecases import Talon
+
+log = logging.getLogger("talon.jobs")
+
+SWEEP_INTERVAL_S = int(os.environ.get("TALON_SWEEP_INTERVAL_S", "30"))
+
+_app: Talon | None = None
+
+
+def _talon() -> Talon:
+    """One application per worker process, rebuilt only if the worker's connection changes."""
+    global _app
+    connection = get_current_job().connection
+    if _app is None or _app.redis is not connection:
+        settings = Settings.from_env()
+        _app = Talon(connection, key_prefix=settings.key_prefix, queue_name=get_current_job().origin,
+                     bot_delay_s=settings.bot_delay_s)
+    return _app
+
+
+def advance(game_id: str, version: int) -> bool:
+    """Score the finished round and deal the next, or end the match."""
+    return _talon().advance(game_id, version)
+
+
+def bot_turn(game_id: str, version: int, seat: int) -> bool:
+    """One bot move, chosen from exactly the seat's view."""
+    return _talon().bot_turn(game_id, version, seat)
+
+
+def sweep() -> int:
+    """Repair lost follow-ups, then schedule the next sweep."""
+    touched = _talon().sweep()
+    if touched:
+        log.info("sweeper re-enqueued work for %d games", touched)
+    job = get_current_job()
+    schedule_sweep(Queue(job.origin, connection=job.connection))
+    return touched
+
+
+def schedule_sweep(queue: Queue, delay_s: int = SWEEP_INTERVAL_S) -> None:
+    """One pending sweep at a time: the id names the time slot, so workers starting together agree."""
+    slot = int(time.time() // delay_s) + 1
+    try:
+        queue.enqueue_in(timedelta(seconds=delay_s), "workers.jobs.sweep", job_id=f"sweep-{slot}",
+                         unique=True, result_ttl=delay_s * 4)
+    except DuplicateJobError:
+        pass
