@@ -1,0 +1,58 @@
+"""Sixty-Six (RULES §2): the pure rules engine behind `RULES` (contract: docs/ARCHITECTURE.md §1).
+
+Modules, one job each:
+  options   variants and option normalisation      state     frozen state, derived facts, snapshots
+  legal     phase table, checks, legal_actions     rules     decide (action -> events)
+  evolve    apply one event                        scoring   §2.9 results as pure functions
+  view      view, event_view, system hooks         bots      random and basic players
+
+Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system.
+
+| type          | data                                                             | who sees what |
+|---------------|------------------------------------------------------------------|---------------|
+| dealt         | round, dealer, hands [per seat], trump_card, stock [top first]    | a seat sees only its own hand (others None) plus hand_sizes and stock_size; the stock order never; trump_card is public |
+| played        | seat, card                                                       | public |
+| trick_taken   | winner, cards [{seat, card}], points                             | public; emitted with the last card of a trick |
+| drew          | draws [{seat, card, face_up}] (trick winner first)               | a seat sees its own card; the face-up trump card drawn last is public; other cards None |
+| melded        | seat, suit, points (20/40), pending (side has no trick yet)      | public (both cards are shown) |
+| exchanged     | seat, gave (exchange card, now face up), took, at_close          | public |
+| closed        | seat, tricks_at_close [per side], totals_at_close [per side], stock_size | public |
+| declared_out  | seat                                                             | public |
+| round_ended   | {} (all cards played)                                            | public |
+| round_scored  | round, case A1..C2, reason, declarer, closer, and per side: card_points, meld_points, last_trick_points, totals, tricks, game_points, bonus_points, scores; next_dealer, standing | public |
+| match_ended   | winner [seats], standing                                         | public |
+"""
+from __future__ import annotations
+
+from games.sixtysix.evolve import evolve
+from games.sixtysix.legal import legal_actions, to_act
+from games.sixtysix.options import deck, normalize_options, seat_counts
+from games.sixtysix.rules import decide
+from games.sixtysix.state import State, dump_state, load_state, new_state
+from games.sixtysix.view import event_view, is_round_boundary, pending_system_action, view
+
+
+class SixtySixRules:
+    """The engine contract as one object; every member is a pure function."""
+
+    name = "sixty-six"
+    engine_version = "66.1"
+    normalize_options = staticmethod(normalize_options)
+    seat_counts = staticmethod(seat_counts)
+    new_state = staticmethod(new_state)
+    deck = staticmethod(deck)
+    decide = staticmethod(decide)
+    evolve = staticmethod(evolve)
+    legal_actions = staticmethod(legal_actions)
+    to_act = staticmethod(to_act)
+    pending_system_action = staticmethod(pending_system_action)
+    view = staticmethod(view)
+    event_view = staticmethod(event_view)
+    dump_state = staticmethod(dump_state)
+    load_state = staticmethod(load_state)
+    is_round_boundary = staticmethod(is_round_boundary)
+
+
+RULES = SixtySixRules()
+
+__all__ = ["RULES", "State"]

@@ -1,0 +1,173 @@
+"""`decide(state, seat, action) -> events`: check an action, then say what happened.
+
+Order of refusal: a malformed action → ActionShapeError; a seat the game is not waiting for →
+NotYourTurn; a move the rules forbid → RuleError (legal.py). Nothing here mutates: where one action
+leads to several events (the last card of a trick), the later ones are worked out on states that
+`evolve` returns.
+"""
+from __future__ import annotations
+
+from games import cards
+from games.errors import ActionShapeError, NotYourTurn
+from games.sixtysix.evolve import evolve
+from games.sixtysix.legal import SYSTEM_ACTIONS, check
+from games.sixtysix.options import CARD_POINTS, RANK_ORDER, deck
+from games.sixtysix.scoring import round_result
+from games.sixtysix.state import (
+    AWAIT_DEAL, LEAD, ROUND_OVER, State, dump_result, face_up_card, running_totals, side_of,
+    stock_open, stock_size, tricks_won,
+)
+
+SHAPES = {  # action type -> its fields besides "type"
+    "play": {"card"}, "meld": {"suit"}, "exchange": set(), "close": set(), "declare_out": set(),
+    "draw": set(), "deal": {"deck"}, "score_round": set(),
+}
+
+
+def event(kind: str, actor: int | None, data: dict) -> dict:
+    return {"type": kind, "actor": actor, "data": data}
+
+
+def check_shape(action: object) -> str:
+    if not isinstance(action, dict) or action.get("type") not in SHAPES:
+        raise ActionShapeError(f"unknown action; one of {', '.join(SHAPES)}")
+    kind = action["type"]
+    if set(action) != SHAPES[kind] | {"type"}:
+        raise ActionShapeError(f"{kind} takes exactly the fields {sorted(SHAPES[kind] | {'type'})}")
+    if kind == "play" and not cards.is_card(action["card"]):
+        raise ActionShapeError(f"not a card: {action['card']!r} (rank then suit, e.g. 'TS')")
+    if kind == "meld" and action["suit"] not in cards.SUITS:
+        raise ActionShapeError(f"not a suit: {action['suit']!r} (one of S H D C)")
+    return kind
+
+
+def decide(state: State, seat: int | None, action: dict) -> list[dict]:
+    kind = check_shape(action)
+    if kind in SYSTEM_ACTIONS:
+        if seat is not None:
+            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
+        return SYSTEM[kind](state, action)
+    if seat is None:
+        raise NotYourTurn("the system takes no player actions")
+    check(state, seat, action)
+    return PLAYER[kind](state, seat, action)
+
+
+# --- system actions ---------------------------------------------------------------------------------
+
+def deal(state: State, action: dict) -> list[dict]:
+    if state.phase != AWAIT_DEAL:
+        raise NotYourTurn("no deal is due now")
+    pack = action["deck"]
+    if not isinstance(pack, list) or sorted(map(str, pack)) != sorted(deck(state.options.as_dict())):
+        raise ActionShapeError(f"deck must be an ordering of the {state.options.variant} pack")
+    n, dealer, spec = state.n_seats, state.dealer, state.options.spec
+    hands: list[list[str]] = [[] for _ in range(n)]
+    pos = 0
+    for batch in spec.batches:  # RULES §2.2: batches in play order from dealer+1
+        for k in range(1, n + 1):
+            hands[(dealer + k) % n] += pack[pos:pos + batch]
+            pos += batch
+    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
+                                  "trump_card": pack[pos], "stock": pack[pos + 1:]})]
+
+
+def score_round(state: State, action: dict) -> list[dict]:
+    if state.phase != ROUND_OVER:
+        raise NotYourTurn("no round is waiting to be scored")
+    result = round_result(state)
+    standing = [{"seats": list(side), "score": score} for side, score in zip(state.sides, result.scores)]
+    events = [event("round_scored", None, {**dump_result(result), "standing": standing})]
+    target = state.options.match_target
+    best = max(range(len(state.sides)), key=lambda i: result.scores[i])
+    if result.scores[best] >= target:
+        events.append(event("match_ended", None, {"winner": list(state.sides[best]), "standing": standing}))
+    return events
+
+
+SYSTEM = {"deal": deal, "score_round": score_round}
+
+
+# --- player actions ---------------------------------------------------------------------------------
+
+def draw_event(state: State) -> dict:
+    """Everyone draws one card, the trick winner first; the face-up trump card is the last one."""
+    rnd, n = state.round, state.n_seats
+    stock = list(rnd.stock)
+    draws = []
+    for k in range(n):
+        seat = (rnd.leader + k) % n
+        face_up = not stock
+        draws.append({"seat": seat, "card": rnd.trump_card if face_up else stock.pop(0), "face_up": face_up})
+    return event("drew", None, {"draws": draws})
+
+
+def play(state: State, seat: int, action: dict) -> list[dict]:
+    events = [event("played", seat, {"seat": seat, "card": action["card"]})]
+    after = evolve(state, events[-1])
+    plays = after.round.trick
+    if len(plays) < state.n_seats:
+        return events
+    winner = plays[cards.winning_index([p.card for p in plays], after.round.trump_suit, RANK_ORDER)].seat
+    points = sum(CARD_POINTS[cards.rank_of(p.card)] for p in plays)
+    events.append(event("trick_taken", None, {
+        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}))
+    after = evolve(after, events[-1])
+    if not any(after.round.hands):
+        events.append(event("round_ended", None, {}))
+    elif after.phase == LEAD and stock_open(after.round):  # close_before_draw=false: no AFTER_TRICK
+        events.append(draw_event(after))
+    return events
+
+
+def meld(state: State, seat: int, action: dict) -> list[dict]:
+    rnd, suit = state.round, action["suit"]
+    pending = not tricks_won(state, rnd)[side_of(state, seat)]
+    points = 40 if suit == rnd.trump_suit else 20
+    return [event("melded", seat, {"seat": seat, "suit": suit, "points": points, "pending": pending})]
+
+
+def exchange_event(state: State, seat: int, at_close: bool = False) -> dict:
+    rnd = state.round
+    gave = state.options.spec.exchange_rank + rnd.trump_suit
+    return event("exchanged", seat, {"seat": seat, "gave": gave, "took": rnd.trump_card, "at_close": at_close})
+
+
+def exchange(state: State, seat: int, action: dict) -> list[dict]:
+    return [exchange_event(state, seat)]
+
+
+def close(state: State, seat: int, action: dict) -> list[dict]:
+    rnd = state.round
+    events = [event("closed", seat, {
+        "seat": seat, "tricks_at_close": list(tricks_won(state, rnd)),
+        "totals_at_close": list(running_totals(state, rnd)), "stock_size": stock_size(rnd)})]
+    if state.options.non_closer_may_exchange_at_close:
+        events += [exchange_event(state, other, at_close=True) for other in _may_exchange_at_close(state, seat)]
+    return events
+
+
+def _may_exchange_at_close(state: State, closer: int) -> list[int]:
+    """Opponents holding the exchange card when the stock is closed (pagat's 66 rule). The swap is made
+    for them: a higher trump for the lowest one can never hurt, so asking would only add a step."""
+    rnd, opts = state.round, state.options
+    exchange_card = opts.spec.exchange_rank + rnd.trump_suit
+    if face_up_card(rnd) == exchange_card or stock_size(rnd) < opts.min_stock_for_exchange:
+        return []
+    closer_side = side_of(state, closer)
+    return [s for s in range(state.n_seats)
+            if side_of(state, s) != closer_side and exchange_card in rnd.hands[s]][:1]
+
+
+def declare_out(state: State, seat: int, action: dict) -> list[dict]:
+    return [event("declared_out", seat, {"seat": seat})]
+
+
+def draw(state: State, seat: int, action: dict) -> list[dict]:
+    return [draw_event(state)]
+
+
+PLAYER = {
+    "play": play, "meld": meld, "exchange": exchange, "close": close, "declare_out": declare_out,
+    "draw": draw,
+}

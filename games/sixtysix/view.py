@@ -1,0 +1,104 @@
+"""What one seat may know: `view(state, seat)` and `event_view(event, seat)` (seat None = spectator).
+
+Never rendered: another seat's hand, the stock's order, the dead cards of a closed stock, a card
+another seat drew from the face-down stock. Tricks, melds, exchanges and the face-up card are public.
+"""
+from __future__ import annotations
+
+from games import cards
+from games.sixtysix.legal import to_act
+from games.sixtysix.options import RANK_ORDER
+from games.sixtysix.state import (
+    AWAIT_DEAL, ROUND_OVER, State, card_points, dump_result, face_up_card, meld_points, side_of, stock_open, stock_size,
+    tricks_won,
+)
+
+
+def _plays(plays) -> list[dict]:
+    return [{"seat": p.seat, "card": p.card} for p in plays]
+
+
+def standing(state: State, scores=None) -> list[dict]:
+    scores = state.scores if scores is None else scores
+    return [{"seats": list(side), "score": score} for side, score in zip(state.sides, scores)]
+
+
+def view(state: State, seat: int | None) -> dict:
+    result = state.last_result
+    last = None if result is None else {**dump_result(result), "standing": standing(state, result.scores)}
+    return {
+        "standing": standing(state),
+        "winner": None if state.winner is None else list(state.sides[state.winner]),
+        "round": None if state.round is None else round_view(state, seat),
+        "last_result": last,
+    }
+
+
+def round_view(state: State, seat: int | None) -> dict:
+    rnd, opts = state.round, state.options
+    tricks = tricks_won(state, rnd)
+    own = seat is not None and 0 <= seat < state.n_seats
+    return {
+        "number": rnd.number,
+        "dealer": rnd.dealer,
+        "phase": state.phase,
+        "leader": rnd.leader,
+        "to_act": to_act(state),
+        "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER)) if own else None,
+        "hand_sizes": [len(hand) for hand in rnd.hands],
+        "trump": rnd.trump_suit,
+        "trump_card": face_up_card(rnd),
+        "exchange_card": opts.spec.exchange_rank + rnd.trump_suit,
+        "stock_size": stock_size(rnd),
+        "stock_open": stock_open(rnd),
+        "closed": rnd.closer is not None,
+        "closer": rnd.closer,
+        "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
+        "trick": _plays(rnd.trick),
+        "tricks": [{"leader": t.leader, "cards": _plays(t.plays), "winner": t.winner, "points": t.points}
+                   for t in rnd.tricks],
+        "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points,
+                   "active": bool(tricks[side_of(state, m.seat)])} for m in rnd.melds],
+        "turn_meld": rnd.turn_meld,
+        "card_points": list(card_points(state, rnd)),
+        "meld_points": list(meld_points(state, rnd)),
+        "tricks_won": list(tricks),
+        "last_trick_bonus": rnd.closer is None and opts.last_trick_rule == "plus10",
+        "declarer": rnd.declarer,
+    }
+
+
+def event_view(event: dict, seat: int | None) -> dict:
+    """The event as `seat` may see it: hidden cards of others become None, counts stay."""
+    hide = HIDERS.get(event["type"])
+    return event if hide is None else {**event, "data": hide(event["data"], seat)}
+
+
+def _dealt(data: dict, seat: int | None) -> dict:
+    hands = data["hands"]
+    return {
+        "round": data["round"], "dealer": data["dealer"], "trump_card": data["trump_card"],
+        "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
+        "hand_sizes": [len(hand) for hand in hands],
+        "stock_size": len(data["stock"]) + 1,
+    }
+
+
+def _drew(data: dict, seat: int | None) -> dict:
+    return {"draws": [{**d, "card": d["card"] if d["face_up"] or d["seat"] == seat else None}
+                      for d in data["draws"]]}
+
+
+HIDERS = {"dealt": _dealt, "drew": _drew}
+
+
+def pending_system_action(state: State) -> dict | None:
+    if state.phase == AWAIT_DEAL:
+        return {"type": "deal"}
+    if state.phase == ROUND_OVER:
+        return {"type": "score_round"}
+    return None
+
+
+def is_round_boundary(event: dict) -> bool:
+    return event["type"] in ("dealt", "round_scored")
