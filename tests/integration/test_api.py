@@ -1,0 +1,309 @@
+"""The HTTP API on a real Redis: every error status of API.md produced for real, and nothing written."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from events.store import EventStore
+from tests.support.talon import OPERATOR, auth, make_app, run_jobs
+
+TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0},
+              "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+# Worked example A (RULES §2.15): seat 1 leads AS first; hearts are trump.
+DECK_A = "AS QH 9H 9S JS KD TS JD AC TH QC 9D KH 9C AH TC JH KS QS AD TD QD KC JC".split()
+
+
+@pytest.fixture
+def app(r, redis_url):
+    return make_app(redis_url)
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()
+
+
+@pytest.fixture
+def store(r):
+    return EventStore(r)
+
+
+def start(client, body=TWO_HUMANS, headers=None):
+    created = client.post("/v1/games", json=body, headers=headers or {})
+    assert created.status_code == 201, created.json
+    game_id = created.json["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"]
+              for n in ("Ana", "Bo")[:sum(s["kind"] == "human" for s in body["seats"])]]
+    return game_id, tokens
+
+
+def start_with_deck(client, deck=DECK_A):
+    return start(client, {**TWO_HUMANS, "decks": [deck]}, headers=auth(OPERATOR))
+
+
+def assert_problem(response, status):
+    assert response.status_code == status, response.get_data(as_text=True)
+    assert response.content_type == "application/problem+json"
+    body = response.json
+    assert body["status"] == status and body["title"] and body["detail"] and body["type"].startswith("https://")
+    return body
+
+
+# -- the happy path ------------------------------------------------------------------------------------
+
+def test_create_claim_and_deal(client):
+    created = client.post("/v1/games", json=TWO_HUMANS)
+    assert created.status_code == 201
+    assert created.headers["Location"] == f"/v1/games/{created.json['game_id']}"
+    assert created.json["status"] == "waiting" and created.json["seat"] is None
+    game_id = created.json["game_id"]
+    first = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"})
+    assert first.status_code == 201 and first.json["seat"] == 0 and first.json["view"]["status"] == "waiting"
+    second = client.post(f"/v1/games/{game_id}/players", json={"name": "Bo", "seat": 1})
+    assert second.status_code == 201 and second.json["seat"] == 1
+    view = second.json["view"]
+    assert view["status"] == "active" and len(view["round"]["hand"]) == 6
+    assert view["to_act"] == [1] and view["legal_actions"]
+
+
+def test_view_etag_and_not_modified(client):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1]))
+    etag = view.headers["ETag"]
+    assert etag == f'"{view.json["version"]}"'
+    again = client.get(f"/v1/games/{game_id}", headers={**auth(tokens[1]), "If-None-Match": etag})
+    assert again.status_code == 304
+
+
+def test_long_poll_returns_when_the_version_moves(client, app):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+    action = next(a for a in view["legal_actions"] if a["type"] == "play")
+
+    def act_soon():
+        app.test_client().post(f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[1]))
+
+    timer = threading.Timer(0.3, act_soon)
+    timer.start()
+    polled = client.get(f"/v1/games/{game_id}?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{view["version"]}"'})
+    timer.join()
+    assert polled.status_code == 200 and polled.json["version"] > view["version"]
+
+
+def test_long_poll_times_out_with_not_modified(client):
+    game_id, tokens = start(client)
+    version = client.get(f"/v1/games/{game_id}").json["version"]
+    polled = client.get(f"/v1/games/{game_id}?wait=0.3", headers={"If-None-Match": f'"{version}"'})
+    assert polled.status_code == 304
+
+
+def test_spectator_sees_no_hand_and_seats_see_only_their_own(client, store):
+    game_id, tokens = start_with_deck(client)
+    spectator = client.get(f"/v1/games/{game_id}").json
+    assert spectator["round"].get("hand") in (None, []) and spectator["legal_actions"] == []
+    seat0 = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json
+    assert sorted(seat0["round"]["hand"]) == sorted("9S JS KD TH QC 9D".split())
+    events = client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0])).json["events"]
+    dealt = next(e for e in events if e["type"] == "dealt")
+    text = str(dealt["data"])
+    for card in "AS QH 9H TS JD AC".split():  # seat 1's hand
+        assert f"'{card}'" not in text
+    assert "stock" not in dealt["data"] or not any(isinstance(c, str) for c in dealt["data"]["stock"] or [])
+    created = next(e for e in events if e["type"] == "match_created")
+    assert "decks" not in created["data"] and "seed" not in created["data"]
+    claimed = next(e for e in events if e["type"] == "seat_claimed")
+    assert "token_hash" not in claimed["data"]
+
+
+def test_operator_sees_the_full_log(client):
+    game_id, _ = start_with_deck(client)
+    log = client.get(f"/v1/ops/games/{game_id}/events", headers=auth(OPERATOR)).json["events"]
+    dealt = next(e for e in log if e["type"] == "dealt")
+    assert dealt["data"]["hands"][1] and "AS" in dealt["data"]["hands"][1]
+    assert [e["version"] for e in log] == list(range(1, len(log) + 1))
+
+
+def test_worked_example_a_over_http(client, redis_url):
+    game_id, (p0, p1) = start_with_deck(client)
+
+    def act(token, action, status=201):
+        response = client.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(token))
+        assert response.status_code == status, response.json
+        return response.json
+
+    act(p1, {"type": "play", "card": "AS"})
+    act(p0, {"type": "play", "card": "9S"})
+    act(p1, {"type": "draw"})
+    act(p1, {"type": "exchange"})
+    act(p1, {"type": "meld", "suit": "H"})
+    act(p1, {"type": "play", "card": "QH"})
+    act(p0, {"type": "play", "card": "AH"})
+    act(p0, {"type": "draw"})
+    act(p0, {"type": "play", "card": "TC"})
+    act(p1, {"type": "play", "card": "AC"})
+    view = act(p1, {"type": "declare_out"})
+    assert view["to_act"] == []
+    run_jobs(redis_url)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(p0)).json
+    assert view["standing"] == [{"seats": [0], "score": 0}, {"seats": [1], "score": 2}]
+    assert view["last_result"]["game_points"] == [0, 2]
+    assert view["round"]["dealer"] == 1 and len(view["round"]["hand"]) == 6
+
+
+# -- each error status, produced for real, writing nothing ---------------------------------------------
+
+def test_400_malformed_json_and_unknown_action_shape(client, store):
+    game_id, tokens = start(client)
+    before = store.version(game_id)
+    bad_json = client.post(f"/v1/games/{game_id}/actions", data="{not json", headers={**auth(tokens[1]), "Content-Type": "application/json"})
+    assert_problem(bad_json, 400)
+    unknown = client.post(f"/v1/games/{game_id}/actions", json={"type": "teleport"}, headers=auth(tokens[1]))
+    assert "errors" in assert_problem(unknown, 400)
+    extra = client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS", "x": 1}, headers=auth(tokens[1]))
+    assert_problem(extra, 400)
+    no_card = client.post(f"/v1/games/{game_id}/actions", json={"type": "play"}, headers=auth(tokens[1]))
+    assert_problem(no_card, 400)
+    bad_game = client.post("/v1/games", json={"game": "poker", "seats": [{"kind": "human"}] * 2})
+    assert_problem(bad_game, 400)
+    assert store.version(game_id) == before
+
+
+def test_401_without_or_with_unknown_token(client, store):
+    game_id, _ = start(client)
+    before = store.version(game_id)
+    response = client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"})
+    assert_problem(response, 401)
+    assert response.headers["WWW-Authenticate"].startswith("Bearer")
+    assert_problem(client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth("nope")), 401)
+    assert_problem(client.get(f"/v1/games/{game_id}", headers=auth(f"{game_id}.forged")), 401)
+    assert store.version(game_id) == before
+
+
+def test_403_token_for_another_game_and_operator_only(client, store):
+    game_a, tokens_a = start(client)
+    game_b, _ = start(client)
+    before = store.version(game_b)
+    assert_problem(client.post(f"/v1/games/{game_b}/actions", json={"type": "draw"}, headers=auth(tokens_a[0])), 403)
+    assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "seed": 7}), 403)
+    assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "seed": 7}, headers=auth(tokens_a[0])), 403)
+    assert_problem(client.get(f"/v1/ops/games/{game_a}/events", headers=auth(tokens_a[0])), 403)
+    assert_problem(client.get("/v1/ops/feed"), 401)
+    assert store.version(game_b) == before
+
+
+def test_404_unknown_game(client):
+    assert_problem(client.get("/v1/games/doesnotexist"), 404)
+    assert_problem(client.post("/v1/games/doesnotexist/players", json={"name": "x"}), 404)
+    assert_problem(client.get("/v1/games/bad%20id!/events"), 404)
+
+
+def test_409_not_your_turn_seat_taken_not_active_and_reused_key(client, store):
+    created = client.post("/v1/games", json=TWO_HUMANS).json
+    waiting_id = created["game_id"]
+    token = client.post(f"/v1/games/{waiting_id}/players", json={"name": "Ana", "seat": 0}).json["token"]
+    assert_problem(client.post(f"/v1/games/{waiting_id}/players", json={"name": "Eve", "seat": 0}), 409)
+    assert_problem(client.post(f"/v1/games/{waiting_id}/actions", json={"type": "draw"}, headers=auth(token)), 409)
+
+    game_id, tokens = start(client)
+    before = store.version(game_id)
+    assert_problem(client.post(f"/v1/games/{game_id}/players", json={"name": "Eve"}), 409)
+    not_turn = client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(tokens[0]))
+    assert_problem(not_turn, 409)
+    assert store.version(game_id) == before
+
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+    plays = [a for a in view["legal_actions"] if a["type"] == "play"]
+    key = {"Idempotency-Key": "k-1", **auth(tokens[1])}
+    first = client.post(f"/v1/games/{game_id}/actions", json=plays[0], headers=key)
+    assert first.status_code == 201
+    replay = client.post(f"/v1/games/{game_id}/actions", json=plays[0], headers=key)
+    assert replay.status_code == 200 and replay.json["version"] == first.json["version"]
+    after = store.version(game_id)
+    assert_problem(client.post(f"/v1/games/{game_id}/actions", json=plays[1], headers=key), 409)
+    assert store.version(game_id) == after
+
+
+def test_412_if_match(client, store):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+    action = view["legal_actions"][0]
+    stale = client.post(f"/v1/games/{game_id}/actions", json=action,
+                        headers={**auth(tokens[1]), "If-Match": f'"{view["version"] - 1}"'})
+    assert assert_problem(stale, 412)["current_version"] == view["version"]
+    assert store.version(game_id) == view["version"]
+    fresh = client.post(f"/v1/games/{game_id}/actions", json=action,
+                        headers={**auth(tokens[1]), "If-Match": f'"{view["version"]}"'})
+    assert fresh.status_code == 201
+
+
+def test_422_rule_violation_names_the_rule_and_lists_legal_actions(client, store):
+    game_id, (p0, p1) = start_with_deck(client)
+    before = store.version(game_id)
+    response = client.post(f"/v1/games/{game_id}/actions", json={"type": "exchange"}, headers=auth(p1))
+    body = assert_problem(response, 422)
+    assert "§2.6" in body["rule"] and body["legal_actions"]
+    assert {"type": "play", "card": "AS"} in body["legal_actions"]
+    not_held = client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "KC"}, headers=auth(p1))
+    assert_problem(not_held, 422)
+    assert store.version(game_id) == before
+
+
+def test_422_invalid_options(client):
+    body = assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"match_target": "seven"}}), 422)
+    assert "match_target" in body["errors"]
+    assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"no_such_option": 1}}), 422)
+    three = {"game": "sixty-six", "seats": [{"kind": "human"}] * 3}
+    assert_problem(client.post("/v1/games", json=three), 422)
+
+
+def test_413_body_too_large(client):
+    response = client.post("/v1/games", data="x" * (70 * 1024), headers={"Content-Type": "application/json"})
+    assert_problem(response, 413)
+
+
+def test_405_keeps_allow_header(client):
+    response = client.delete("/v1/games")
+    assert_problem(response, 405)
+    assert "GET" in response.headers["Allow"]
+
+
+# -- lobby, stream tickets, feed, probes ---------------------------------------------------------------
+
+def test_lobby_lists_open_and_running_matches(client):
+    waiting = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
+    running, _ = start(client)
+    open_page = client.get("/v1/games").json
+    assert [g["game_id"] for g in open_page["games"]] == [waiting]
+    assert open_page["games"][0]["open_seats"] == 2 and open_page["total"] == 1
+    active = client.get("/v1/games?status=active&game=sixty-six").json
+    assert [g["game_id"] for g in active["games"]] == [running]
+    assert_problem(client.get("/v1/games?limit=1000"), 400)
+
+
+def test_stream_resumes_after_last_event_id(client):
+    game_id, tokens = start_with_deck(client)
+    ticket = client.post(f"/v1/games/{game_id}/stream-tickets", headers=auth(tokens[0])).json["ticket"]
+    with client.get(f"/v1/games/{game_id}/stream?ticket={ticket}", headers={"Last-Event-ID": "2"}, buffered=False) as response:
+        assert response.status_code == 200 and response.mimetype == "text/event-stream"
+        chunks = iter(response.response)
+        text = ""
+        while "id: 4\n" not in text:  # events 3 (seat claimed) and 4 (dealt) follow Last-Event-ID 2
+            text += next(chunks).decode()
+    ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
+    assert ids[:2] == [3, 4]
+    assert "AS" not in text.split("event: dealt", 1)[1].split("\n\n", 1)[0]  # seat 1's card, hidden from seat 0
+    assert_problem(client.get(f"/v1/games/{game_id}/stream?ticket=forged"), 401)
+
+
+def test_feed_and_probes(client):
+    game_id, _ = start(client)
+    feed = client.get("/v1/ops/feed", headers=auth(OPERATOR)).json
+    assert [(e["game_id"], e["version"]) for e in feed["entries"]][:4] == [(game_id, v) for v in range(1, 5)]
+    assert client.get("/livez").json == {"status": "ok"}
+    assert client.get("/readyz").status_code == 200
+    assert client.get("/openapi.yaml").status_code == 200
+    docs = client.get("/docs")
+    assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
+    assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200

@@ -1,0 +1,111 @@
+"""rq jobs with real rq workers on a real Redis: bots play, rounds are scored, duplicates do nothing."""
+from __future__ import annotations
+
+from rq import Queue
+from rq.job import Job
+
+from events.store import EventStore
+from games import table as tables
+from service.usecases import Talon
+from tests.support.talon import auth, make_app, run_jobs
+from workers import dispatch
+
+TWO_BOTS = {"game": "sixty-six", "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]}
+
+
+def test_a_bot_only_match_runs_to_its_end_by_itself(r, redis_url):
+    client = make_app(redis_url).test_client()
+    game_id = client.post("/v1/games", json=TWO_BOTS).json["game_id"]
+    run_jobs(redis_url)  # one burst: each job enqueues the next until nothing is left to do
+    view = client.get(f"/v1/games/{game_id}").json
+    assert view["status"] == "finished"
+    target = view["options"]["match_target"]
+    winner_side = next(side for side in view["standing"] if side["seats"] == view["winner"])
+    assert winner_side["score"] >= target
+    assert all(side["score"] < target for side in view["standing"] if side is not winner_side)
+    versions = [e.version for e in EventStore(r).read(game_id)]
+    assert versions == list(range(1, len(versions) + 1))
+    assert Queue("talon", connection=r).count == 0
+
+
+def test_a_human_move_wakes_the_bot(r, redis_url):
+    client = make_app(redis_url).test_client()
+    body = {"game": "sixty-six", "options": {"first_dealer": 1},
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+    game_id = client.post("/v1/games", json=body).json["game_id"]
+    token = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"}).json["token"]
+    view = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
+    assert view["to_act"] == [0]  # the non-dealer leads
+    play = next(a for a in view["legal_actions"] if a["type"] == "play")
+    client.post(f"/v1/games/{game_id}/actions", json=play, headers=auth(token))
+    run_jobs(redis_url, max_jobs=1)
+    after = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
+    assert len(after["round"]["tricks"]) == 1  # the bot answered the lead
+
+
+def test_a_duplicated_bot_job_makes_one_move(r, redis_url):
+    talon = Talon(r)
+    created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
+    Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
+    assert tables.followups(table) == [("bot", 1)]  # the non-dealer leads
+    queue = Queue("talon", connection=r)
+    for _ in range(3):  # the same job delivered three times (ids differ, as after a crash and a retry)
+        queue.enqueue("workers.jobs.bot_turn", table.game_id, table.version, 1)
+    run_jobs(redis_url)
+    moved = EventStore(r).read(table.game_id, after=table.version)
+    assert [e.actor for e in moved if e.type == "played"] == [1]  # three deliveries, one move
+
+
+def test_enqueueing_the_same_followup_twice_is_refused(r):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
+    assert talon.jobs.followups(table) == 0  # creation already enqueued it under the same id
+    assert Queue("talon", connection=r).count == 1
+
+
+def test_a_stale_job_does_nothing(r, redis_url):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
+    run_jobs(redis_url, max_jobs=1)
+    version = EventStore(r).version(table.game_id)
+    assert talon.bot_turn(table.game_id, table.version, 0) is False
+    assert talon.bot_turn(table.game_id, table.version, 1) is False
+    assert talon.advance(table.game_id, table.version) is False
+    assert EventStore(r).version(table.game_id) == version
+
+
+def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
+    Queue("talon", connection=r).empty()  # a crash between the append and the enqueue
+    assert talon.sweep() == 1
+    assert talon.sweep() == 0  # the repaired job is queued: nothing more to do
+    run_jobs(redis_url)
+    assert talon.table(table.game_id).status == "finished"
+
+
+def test_the_sweeper_replaces_a_failed_job(r, redis_url):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
+    job = Job.fetch(dispatch.job_id("bot", table.game_id, table.version, tables.followups(table)[0][1]), connection=r)
+    Queue("talon", connection=r).remove(job)
+    job.set_status("failed")
+    assert talon.sweep() == 1
+    run_jobs(redis_url)
+    assert talon.table(table.game_id).status == "finished"
+
+
+def test_scoring_runs_in_the_worker(r, redis_url):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "human"}])
+    for seat in (0, 1):
+        talon.claim_seat(table.game_id, seat, f"p{seat}")
+    table = talon.table(table.game_id)
+    talon.act(table.game_id, 1, {"type": "declare_out"})  # a false declaration ends the round at once
+    assert tables.followups(talon.table(table.game_id)) == [("advance", None)]
+    run_jobs(redis_url)
+    after = talon.table(table.game_id)
+    view = tables.seat_view(after, 0)
+    assert view["standing"][0]["score"] == 3  # B2: the opponent had no trick
+    assert view["round"]["number"] == 2  # the result and the next deal, appended by the job
