@@ -4,10 +4,13 @@ from __future__ import annotations
 import redis
 from flask import Flask
 from flask_smorest import Api
+from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from service import errors
 from service.config import Settings
+from service.problems import PROBLEM_CONTENT_TYPE
+from service.schemas import Problem as ProblemSchema
 from service.usecases import Talon
 
 API_DESCRIPTION = """\
@@ -24,6 +27,15 @@ Follow the game live with `GET /v1/games/{id}/stream` (Server-Sent Events), or l
 
 **Errors** are `application/problem+json` (RFC 9457). A rejected request changes nothing.
 """
+
+
+class TalonApi(Api):
+    """flask-smorest, with the default error response documented as problem+json."""
+
+    def _register_responses(self):
+        response = {"description": "Any other error, as problem details", "schema": ProblemSchema}
+        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
+        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
 
 def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
@@ -46,7 +58,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
                                     bot_delay_s=settings.bot_delay_s)
     app.extensions["talon_settings"] = settings
 
-    api = Api(app)
+    api = TalonApi(app)
     from service.routes import docs, games, health, ops
     for module in (games, ops, health):
         api.register_blueprint(module.blp)

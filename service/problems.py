@@ -24,7 +24,9 @@ class Problem(Exception):
 def problem_response(problem: Problem) -> Response:
     body = {"type": PROBLEM_TYPE_BASE + problem.slug, "title": HTTPStatus(problem.status).phrase,
             "status": problem.status, "detail": problem.detail, **problem.extensions}
-    response = Response(orjson.dumps(body), status=problem.status, content_type=PROBLEM_CONTENT_TYPE)
+    # Validation messages of list items are keyed by index: allow non-string keys.
+    response = Response(orjson.dumps(body, option=orjson.OPT_NON_STR_KEYS), status=problem.status,
+                        content_type=PROBLEM_CONTENT_TYPE)
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response

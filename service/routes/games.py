@@ -15,7 +15,6 @@ from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQu
 
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
 
-GAME_ID = {"game_id": {"description": "The game's id"}}
 
 
 @blp.route("", methods=["POST"])
@@ -47,7 +46,7 @@ def lobby(query):
 
 
 @blp.route("/<game_id>", methods=["GET"])
-@blp.doc(params=GAME_ID, security=[{}, {"seat": []}])
+@blp.doc(security=[{}, {"seat": []}])
 @blp.arguments(GameQuery, location="query", error_status_code=400)
 @blp.response(200, View, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified (If-None-Match matches the version)")
@@ -70,7 +69,7 @@ def get_game(query, game_id):
 
 
 @blp.route("/<game_id>/players", methods=["POST"])
-@blp.doc(params=GAME_ID)
+
 @blp.arguments(ClaimSeat, error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed)
 @problems(blp, 400, 404, 409, 413)
@@ -85,7 +84,7 @@ def claim_seat(body, game_id):
 
 
 @blp.route("/<game_id>/actions", methods=["POST"])
-@blp.doc(params=GAME_ID, security=[{"seat": []}], parameters=[
+@blp.doc(security=[{"seat": []}], parameters=[
     {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "required": False,
      "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
     {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
@@ -112,7 +111,7 @@ def post_action(action, game_id):
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
-@blp.doc(params=GAME_ID, security=[{}, {"seat": []}, {"operator": []}])
+@blp.doc(security=[{}, {"seat": []}, {"operator": []}])
 @blp.arguments(EventsQuery, location="query", error_status_code=400)
 @blp.response(200, EventsPage)
 @problems(blp, 400, 401, 403, 404)
@@ -128,7 +127,7 @@ def get_events(query, game_id):
 
 
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
-@blp.doc(params=GAME_ID, security=[{"seat": []}])
+@blp.doc(security=[{"seat": []}])
 @blp.response(201, StreamTicket)
 @problems(blp, 401, 403, 404)
 def stream_ticket(game_id):
@@ -144,7 +143,7 @@ def stream_ticket(game_id):
 
 
 @blp.route("/<game_id>/stream", methods=["GET"])
-@blp.doc(params=GAME_ID, security=[{}, {"seat": []}], parameters=[
+@blp.doc(security=[{}, {"seat": []}], parameters=[
     {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"}, "required": False,
      "description": "Resume after this version"}])
 @blp.arguments(StreamQuery, location="query", error_status_code=400)

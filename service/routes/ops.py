@@ -11,7 +11,7 @@ blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (O
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.doc(security=[{"operator": []}], params={"game_id": {"description": "The game's id"}})
+@blp.doc(security=[{"operator": []}])
 @blp.arguments(EventsQuery, location="query", error_status_code=400)
 @blp.response(200, EventsPage)
 @problems(blp, 400, 401, 403, 404)
