@@ -72,3 +72,40 @@ class Match:
 
     def hand(self, seat):
         return sorted(self.state.round.hands[seat])
+
+
+def bot_view(state, seat):
+    """The view a bot gets from the service: the engine's view plus seat and legal actions."""
+    return {**RULES.view(state, seat), "seat": seat, "legal_actions": RULES.legal_actions(state, seat)}
+
+
+def play_match(options, seed, levels=("random", "random"), first_dealer=0, on_step=None, max_rounds=200):
+    """Plays a whole match with bots, shuffling from `seed`; returns (final state, all events).
+
+    `on_step(state, events)` is called after every action, if given.
+    """
+    import random
+
+    from games.cards import shuffled
+    from games.sixtysix import bots
+
+    rng = random.Random(seed)
+    options = RULES.normalize_options(options, 2)
+    state = RULES.new_state(options, 2, first_dealer)
+    log = []
+    while state.phase != "match_over" and state.rounds_dealt <= max_rounds:
+        system = RULES.pending_system_action(state)
+        if system is not None:
+            seat, action = None, dict(system)
+            if action["type"] == "deal":
+                action["deck"] = shuffled(RULES.deck(options), rng)
+        else:
+            seat = RULES.to_act(state)[0]
+            action = bots.choose(bot_view(state, seat), levels[seat], rng)
+        events = RULES.decide(state, seat, action)
+        for event in events:
+            state = RULES.evolve(state, event)
+        log += events
+        if on_step:
+            on_step(state, events)
+    return state, log

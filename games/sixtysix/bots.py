@@ -1,0 +1,126 @@
+"""Bot players. `choose(view, level, rng)` sees only the seat's API view and returns one of its
+`legal_actions`.
+
+Levels: "random" picks uniformly with `rng`. Every other level plays "basic": a handful of plain
+rules (declare when out, exchange, meld the biggest marriage, close when sure, win valuable tricks
+cheaply, keep trumps for tricks worth them). "basic" is deterministic: ties go to the first card in
+the order below, so `rng` only matters for "random".
+"""
+from __future__ import annotations
+
+import random
+
+from games import cards
+from games.sixtysix.options import CARD_POINTS, RANK_ORDER
+
+TARGET = 66  # every playable variant is a two-player game to 66
+
+
+def choose(view: dict, level: str, rng: random.Random) -> dict:
+    legal = view["legal_actions"]
+    if level == "random" or len(legal) == 1:
+        return rng.choice(legal)
+    return _Basic(view).choose()
+
+
+def points(card: str) -> int:
+    return CARD_POINTS[cards.rank_of(card)]
+
+
+def strength(card: str) -> int:
+    """Higher is stronger within a suit."""
+    return len(RANK_ORDER) - RANK_ORDER.index(cards.rank_of(card))
+
+
+class _Basic:
+    def __init__(self, view: dict):
+        self.legal = view["legal_actions"]
+        self.rnd = view["round"]
+        self.seat = view["seat"]
+        self.trump = self.rnd["trump"]
+        self.side = next(i for i, s in enumerate(view["standing"]) if self.seat in s["seats"])
+        self.types = {a["type"] for a in self.legal}
+        self.plays = [a["card"] for a in self.legal if a["type"] == "play"]
+
+    def choose(self) -> dict:
+        if "declare_out" in self.types and self.total() >= TARGET:
+            return {"type": "declare_out"}
+        if "exchange" in self.types:
+            return {"type": "exchange"}
+        melds = [a for a in self.legal if a["type"] == "meld"]
+        if melds:
+            return max(melds, key=lambda a: a["suit"] == self.trump)
+        if "close" in self.types and self.sure_of_winning():
+            return {"type": "close"}
+        if "draw" in self.types:
+            return {"type": "draw"}
+        card = self.follow() if self.rnd["trick"] else self.lead()
+        return {"type": "play", "card": card}
+
+    # --- what the bot knows -------------------------------------------------------------------------
+
+    def total(self) -> int:
+        return self.rnd["card_points"][self.side] + self.rnd["meld_points"][self.side]
+
+    def is_trump(self, card: str) -> bool:
+        return cards.suit_of(card) == self.trump
+
+    def unseen(self) -> set[str]:
+        """Cards the opponent may hold or may still draw."""
+        seen = set(self.rnd["hand"])
+        seen |= {p["card"] for t in self.rnd["tricks"] for p in t["cards"]}
+        seen |= {p["card"] for p in self.rnd["trick"]}
+        if self.rnd["trump_card"]:
+            seen.add(self.rnd["trump_card"])
+        return {c for c in cards.pack(RANK_ORDER) if c not in seen}
+
+    def sure_winners(self) -> list[str]:
+        """Own trumps that no unseen trump can beat, from the top down."""
+        unseen = {c for c in self.unseen() if self.is_trump(c)}
+        winners = []
+        for card in sorted((c for c in self.rnd["hand"] if self.is_trump(c)), key=strength, reverse=True):
+            if any(strength(u) > strength(card) for u in unseen):
+                break
+            winners.append(card)
+        return winners
+
+    def sure_of_winning(self) -> bool:
+        """Close only with a trick already won and enough sure trump winners to reach the target."""
+        winners = self.sure_winners()
+        expected = self.total() + sum(points(c) + 4 for c in winners)
+        return self.rnd["tricks_won"][self.side] > 0 and len(winners) >= 2 and expected >= TARGET
+
+    # --- card play ----------------------------------------------------------------------------------
+
+    def cheapest(self, choices: list[str]) -> str:
+        """The card that costs least to give away: no trump, few points, low rank."""
+        return min(choices, key=lambda c: (self.is_trump(c), points(c), strength(c), c))
+
+    def lead(self) -> str:
+        if self.rnd["turn_meld"]:
+            return self.cheapest(self.plays)  # the Q or K just shown; keep the K when possible
+        if not self.rnd["stock_open"]:
+            winners = [c for c in self.sure_winners() if c in self.plays]
+            if winners:
+                return winners[0]
+            aces = [c for c in self.plays if cards.rank_of(c) == "A" and not self.is_trump(c)]
+            if aces:
+                return aces[0]
+        return self.cheapest(self.plays)
+
+    def follow(self) -> str:
+        led = self.rnd["trick"][-1]["card"]
+        winners = [c for c in self.plays if cards.beats(c, led, self.trump, RANK_ORDER)]
+        if not self.rnd["stock_open"]:
+            return self._take(winners) if winners else self.cheapest(self.plays)
+        same_suit = [c for c in winners if not self.is_trump(c) or self.is_trump(led)]
+        if same_suit and (points(led) >= 10 or not self.is_trump(led)):
+            return max(same_suit, key=lambda c: (points(c), strength(c)))
+        trumps = [c for c in winners if self.is_trump(c) and not self.is_trump(led)]
+        if trumps and points(led) >= 10:
+            return min(trumps, key=lambda c: (points(c), strength(c)))
+        return self.cheapest(self.plays)
+
+    def _take(self, winners: list[str]) -> str:
+        """Strict play, last to a trick: win with the most points, sparing trumps."""
+        return max(winners, key=lambda c: (not self.is_trump(c), points(c), -strength(c)))
