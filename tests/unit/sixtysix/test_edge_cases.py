@@ -363,8 +363,16 @@ DRAWN_DEAL = [  # found by search from DECK_A: all cards played, 65-65
 
 
 def play_moves(m, moves):
+    """Moves are "d" (draw), "x" (exchange), "mH" (meld hearts) or a card to play."""
     for seat, move in moves:
-        m.draw(seat) if move == "d" else m.play(seat, move)
+        if move == "d":
+            m.draw(seat)
+        elif move == "x":
+            m.exchange(seat)
+        elif move.startswith("m"):
+            m.meld(seat, move[1])
+        else:
+            m.play(seat, move)
 
 
 def test_20_drawn_deal_gives_nothing_and_passes_the_deal():
@@ -407,9 +415,7 @@ FORGOTTEN = [  # found by search from DECK_A: seat 0 has 70 and leads; seat 1 wi
 
 def test_21_forgotten_declaration_lets_the_opponent_win():
     m = Match(deck=DECK_A)
-    for seat, move in FORGOTTEN:
-        {"d": m.draw, "x": m.exchange}.get(move, None)(seat) if move in "dx" else (
-            m.meld(seat, move[1]) if move.startswith("m") else m.play(seat, move))
+    play_moves(m, FORGOTTEN)
     rnd = m.view(0)["round"]
     assert rnd["to_act"] == [0] and rnd["card_points"][0] + rnd["meld_points"][0] >= 70
     m.play(0, "QD")  # seat 0 leads instead of declaring
