@@ -24,12 +24,15 @@ Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for t
 """
 from __future__ import annotations
 
-from games.sixtysix.evolve import evolve
-from games.sixtysix.legal import legal_actions, to_act
-from games.sixtysix.options import deck, normalize_options, seat_counts
-from games.sixtysix.rules import decide
-from games.sixtysix.state import State, dump_state, load_state, new_state
-from games.sixtysix.view import event_view, is_round_boundary, pending_system_action, view
+# Modules are imported whole so that `games.sixtysix.view` and `.evolve` stay the modules, not
+# the functions of the same name.
+from games.sixtysix import evolve as _evolve
+from games.sixtysix import legal as _legal
+from games.sixtysix import options as _options
+from games.sixtysix import rules as _rules
+from games.sixtysix import state as _state
+from games.sixtysix import view as _view
+from games.sixtysix.state import State
 
 
 class SixtySixRules:
@@ -37,20 +40,20 @@ class SixtySixRules:
 
     name = "sixty-six"
     engine_version = "66.1"
-    normalize_options = staticmethod(normalize_options)
-    seat_counts = staticmethod(seat_counts)
-    new_state = staticmethod(new_state)
-    deck = staticmethod(deck)
-    decide = staticmethod(decide)
-    evolve = staticmethod(evolve)
-    legal_actions = staticmethod(legal_actions)
-    to_act = staticmethod(to_act)
-    pending_system_action = staticmethod(pending_system_action)
-    view = staticmethod(view)
-    event_view = staticmethod(event_view)
-    dump_state = staticmethod(dump_state)
-    load_state = staticmethod(load_state)
-    is_round_boundary = staticmethod(is_round_boundary)
+    normalize_options = staticmethod(_options.normalize_options)
+    seat_counts = staticmethod(_options.seat_counts)
+    new_state = staticmethod(_state.new_state)
+    deck = staticmethod(_options.deck)
+    decide = staticmethod(_rules.decide)
+    evolve = staticmethod(_evolve.evolve)
+    legal_actions = staticmethod(_legal.legal_actions)
+    to_act = staticmethod(_legal.to_act)
+    pending_system_action = staticmethod(_view.pending_system_action)
+    view = staticmethod(_view.view)
+    event_view = staticmethod(_view.event_view)
+    dump_state = staticmethod(_state.dump_state)
+    load_state = staticmethod(_state.load_state)
+    is_round_boundary = staticmethod(_view.is_round_boundary)
 
 
 RULES = SixtySixRules()

@@ -2,6 +2,15 @@
 
 Never rendered: another seat's hand, the stock's order, the dead cards of a closed stock, a card
 another seat drew from the face-down stock. Tricks, melds, exchanges and the face-up card are public.
+
+`view(...)["round"]` keys (None before the first deal): number, dealer, phase (lead / follow /
+after_trick / round_over / await_deal / match_over), leader, to_act, hand (own, sorted by suit S H D C
+and rank; None for spectators), hand_sizes [per seat], trump (suit), trump_card (face-up card, None
+once drawn or closed), exchange_card, stock_size (face-up card included; dead cards once closed),
+stock_open, closed, closer, tricks_at_close [per side], trick [{seat, card}], tricks [{leader, cards,
+winner, points}], melds [{seat, suit, points, active}], turn_meld (suit melded at this lead),
+card_points, meld_points (active only), tricks_won [all per side, in `standing` order],
+last_trick_bonus (whether +10 can still be earned), declarer.
 """
 from __future__ import annotations
 

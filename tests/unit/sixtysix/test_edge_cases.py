@@ -24,11 +24,6 @@ def legal_cards(m, seat):
     return sorted(a["card"] for a in RULES.legal_actions(m.state, seat) if a["type"] == "play")
 
 
-def replay(m, moves):
-    for seat, action in moves:
-        m.act(seat, action)
-
-
 def test_01_pending_marriage_becomes_active_on_a_later_trick():
     deck = build_deck("KS QS 9D JD 9C JC".split(), "AS TS AD TD AC TC".split(), "9H", ["JH", "AH"])
     m = Match(deck=deck)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from games.errors import OptionError, RuleError
+from games.errors import OptionError
 from games.sixtysix import RULES
 from tests.unit.sixtysix.support import Match, build_deck
 from tests.unit.sixtysix.test_edge_cases import DECK_A, _worked_example_a, rule_error
