@@ -444,3 +444,11 @@ def test_24_match_end_at_the_target():
     view = m.view(None)
     assert view["winner"] == [0] and view["standing"][0]["score"] == 8
     assert RULES.pending_system_action(m.state) is None and RULES.to_act(m.state) == []
+
+
+def test_13_no_exchange_when_the_exchange_card_lies_face_up():
+    deck = build_deck("AS TS KS QS JS 9S".split(), "AD TD KD QD JD 9D".split(), "9H")
+    m = Match(deck=deck)
+    m.trick("AS", "AD")
+    err = rule_error("66 §2.6", m.exchange, 1)
+    assert "face up" in err.detail
