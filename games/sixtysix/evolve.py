@@ -37,8 +37,9 @@ def dealt(state: State, data: dict) -> State:
         hands=tuple(tuple(hand) for hand in data["hands"]), leader=leader, to_play=leader,
         meld_used=((),) * n,
     )
-    return replace(state, phase=LEAD, round=rnd, dealer=dealer, rounds_dealt=data["round"],
-                   last_result=None)
+    # last_result stays: the next deal follows the scoring at once, and players must still see why
+    # the score changed. Its "round" field says which deal it belongs to; the next scoring replaces it.
+    return replace(state, phase=LEAD, round=rnd, dealer=dealer, rounds_dealt=data["round"])
 
 
 def played(state: State, data: dict) -> State:

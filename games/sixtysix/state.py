@@ -64,7 +64,7 @@ class Round:
 
 @dataclass(frozen=True)
 class RoundResult:
-    """What `round_scored` reports; kept in the state as `last_result` until the next deal."""
+    """What `round_scored` reports; kept in the state as `last_result` until the next scoring replaces it."""
 
     round: int
     case: str  # A1 A2 B1 B2 C1 C2 (RULES §2.9)

@@ -93,7 +93,7 @@ def test_view_shape_and_hiding():
     assert m.view(0)["round"]["hand"] == ["JS", "AH", "TH", "KD", "9D", "QC"]  # by suit, high first
 
 
-def test_last_result_stays_until_the_next_deal():
+def test_last_result_stays_through_the_next_deal_until_replaced():
     m = Match(deck=DECK_A)
     _worked_example_a(m, winner=1)
     assert m.view(0)["last_result"] is None
@@ -102,7 +102,7 @@ def test_last_result_stays_until_the_next_deal():
     assert m.view(0)["last_result"]["standing"] == [{"seats": [0], "score": 0}, {"seats": [1], "score": 2}]
     assert RULES.pending_system_action(m.state) == {"type": "deal"}
     m.deal(DECK_A)
-    assert m.view(0)["last_result"] is None and m.view(0)["round"]["dealer"] == 1
+    assert m.view(0)["last_result"]["round"] == 1 and m.view(0)["round"]["number"] == 2
 
 
 def test_event_views_hide_hands_stock_and_drawn_cards():
