@@ -8,7 +8,7 @@ export VENV
 .PHONY: run test test-fast openapi lint bench clean install
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	PYTHON=$(PYTHON) scripts/venv
 
 # Re-installs only when pyproject.toml changes.
 $(VENV)/.installed: pyproject.toml | $(BIN)/python
