@@ -344,7 +344,9 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
         try:
             script.wait(RUN_STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
-            pytest.fail(f"scripts/run still running {RUN_STOP_TIMEOUT_S} s after SIGINT:\n{log_path.read_text()}")
+            still = "\n".join(_group_members(pgid))
+            pytest.fail(f"scripts/run still running {RUN_STOP_TIMEOUT_S} s after SIGINT; processes:\n{still}\n"
+                        f"its output:\n{log_path.read_text()}")
         while _group_alive(pgid) and time.monotonic() - started < RUN_STOP_TIMEOUT_S:
             time.sleep(0.1)
         leftovers = "\n".join(_group_members(pgid))
