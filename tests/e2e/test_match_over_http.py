@@ -329,8 +329,14 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
                 break
             assert time.monotonic() < deadline, f"scripts/run did not start:\n{log_path.read_text()}"
             time.sleep(0.1)
-        assert requests.get(f"http://127.0.0.1:{port}/readyz", timeout=5).status_code == 200
-        created = requests.post(f"http://127.0.0.1:{port}/v1/games", timeout=5, json={
+        # `Connection: close`: the server closes each connection itself, so no client hang-up reaches a
+        # gunicorn worker just as SIGINT does. gunicorn 27.0.1's gthread worker can deadlock when SIGINT
+        # lands while it hands a ready connection to its thread pool (handle_quit calls
+        # ThreadPoolExecutor.shutdown inside the signal handler, whose lock submit() holds): the master
+        # then waits graceful_timeout (20 s) and kills it. That is gunicorn's race, not scripts/run's.
+        close = {"Connection": "close"}
+        assert requests.get(f"http://127.0.0.1:{port}/readyz", headers=close, timeout=5).status_code == 200
+        created = requests.post(f"http://127.0.0.1:{port}/v1/games", headers=close, timeout=5, json={
             "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot"}]})
         assert created.status_code == 201, created.text
         found = re.search(r"Redis: redis://127\.0\.0\.1:(\d+)/", log_path.read_text())

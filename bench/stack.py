@@ -1,0 +1,112 @@
+"""The service as `make run` starts it, for the bench: Redis, gunicorn and one rq worker, each its own process.
+
+Redis runs append-only with `noeviction` (as in scripts/run) on a free loopback port, in a temporary
+directory that is removed afterwards. Everything is stopped when the `Stack` context ends.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+import redis
+
+REPO = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+START_TIMEOUT_S = 20.0
+STOP_TIMEOUT_S = 10.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def redis_binary() -> str:
+    path = os.environ.get("TALON_REDIS_SERVER") or shutil.which("redis-server")
+    if not path:
+        sys.exit("no redis-server: run `make bench`, or set TALON_REDIS_SERVER")
+    return path
+
+
+class Stack:
+    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2):
+        self.operator_token = operator_token
+        self.web_concurrency = web_concurrency
+        self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
+        self.redis_port, self.api_port = free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.base_url = f"http://127.0.0.1:{self.api_port}"
+        self.procs: dict[str, subprocess.Popen] = {}
+
+    def __enter__(self) -> "Stack":
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _spawn(self, name: str, args: list[str], env: dict | None = None) -> None:
+        with open(self.dir / f"{name}.log", "wb") as log:
+            self.procs[name] = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+                                                stdin=subprocess.DEVNULL)
+
+    def _start(self) -> None:
+        self._spawn("redis", [redis_binary(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
+                              "--dir", str(self.dir), "--appendonly", "yes", "--maxmemory-policy", "noeviction",
+                              "--save", ""])
+        self._await(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
+        env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
+               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING"}
+        self._spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                                 "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
+        self._spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
+        self._await(lambda: urllib.request.urlopen(self.base_url + "/readyz", timeout=1).status == 200, "the API")
+
+    def _await(self, probe, what: str) -> None:
+        """Bounded polling while a process starts."""
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            for name, proc in self.procs.items():
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} exited with {proc.returncode}:\n{self.log(name)}")
+            try:
+                if probe():
+                    return
+            except Exception:  # noqa: BLE001 - not up yet
+                pass
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"{what} did not start within {START_TIMEOUT_S} s")
+            time.sleep(0.05)
+
+    def log(self, name: str) -> str:
+        try:
+            return (self.dir / f"{name}.log").read_text(errors="replace")
+        except OSError:
+            return ""
+
+    def stop(self) -> None:
+        """The worker and the API first (they need Redis to stop cleanly), Redis last."""
+        for name in ("worker", "gunicorn", "redis"):
+            proc = self.procs.get(name)
+            if proc is None or proc.poll() is not None:
+                continue
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(STOP_TIMEOUT_S)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(STOP_TIMEOUT_S)
+        shutil.rmtree(self.dir, ignore_errors=True)
