@@ -36,14 +36,14 @@ def main(argv: list[str] | None = None) -> None:
         for kind in figures.MATCH_KINDS:
             print(f"\nplaying {args.matches} matches, {kind} ...", flush=True)
             matches = figures.play_matches(stack, args.matches, kind)
-            played.append((matches, figures.memory(stack, matches.game_ids)))
-        print(f"replaying each match {args.repetitions} times ...", flush=True)
-        rep = figures.replay(stack, [g for matches, _ in played for g in matches.game_ids], args.repetitions)
+            memory = figures.memory(stack, matches.game_ids)
+            print(f"replaying each match {args.repetitions} times ...", flush=True)
+            played.append((matches, memory, figures.replay(stack, matches.game_ids, args.repetitions)))
         print(f"one closed-loop client for {args.seconds:g} s ...", flush=True)
         tput = figures.throughput(stack, args.seconds)
 
     print()
-    print_table(args, played, rep, tput)
+    print_table(args, played, tput)
     print(f"\nbench finished in {time.perf_counter() - started:.0f} s")
 
 
@@ -69,7 +69,7 @@ def print_facts(stack: Stack) -> None:
     print("network:  loopback only; client, API, worker and Redis share the machine")
 
 
-def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats]], rep: figures.ReplayStats,
+def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats, figures.ReplayStats]],
                 t: figures.ThroughputStats) -> None:
     rows: list[tuple[str, str, str]] = []
 
@@ -80,7 +80,8 @@ def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats
         return f"{fmt.format(statistics.mean(values))} (min {fmt.format(min(values))}, max {fmt.format(max(values))})"
 
     kib = lambda b: f"{b / 1024:.1f} KiB"  # noqa: E731
-    for m, mem in played:
+    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    for m, mem, rep in played:
         n = len(m.events_per_match)
         row(f"[{m.kind}]", "", f"{n} seeded 2p24 matches to 7 game points, played one after another in {m.seconds:.1f} s")
         row("events per match", mmm(m.events_per_match))
@@ -100,19 +101,16 @@ def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats
         per_event = statistics.mean(a / b for a, b in zip(mem.per_match, m.events_per_match))
         row("  per event", f"{per_event:.0f} B")
         row("rq job hashes per match", kib(statistics.mean(mem.rq_jobs)), "temporary: result_ttl 300 s")
+        row("replay: EventStore.read + fold", f"{ms(statistics.median(rep.full_s))} (max {ms(max(rep.full_s))})",
+            f"no snapshot; median over matches of each one's median of {args.repetitions} runs")
+        row("  read (XRANGE + decode)", ms(statistics.median(rep.read_s)))
+        row("  fold (games.table.evolve)", ms(statistics.median(rep.fold_s)))
+        row("replay: Repository.get", f"{ms(statistics.median(rep.repo_s))} (max {ms(max(rep.repo_s))})",
+            f"snapshot at the last deal + {statistics.mean(rep.tail):.1f} events on average")
         row("", "", "")
     mem = played[-1][1]
     row("global feed per event", f"{mem.feed_bytes / max(mem.feed_entries, 1):.0f} B",
         f"talon:feed, {mem.feed_entries} entries after all runs")
-
-    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
-    row("replay: EventStore.read + fold", f"{ms(statistics.median(rep.full_s))} (max {ms(max(rep.full_s))})",
-        f"median of {len(rep.events)} matches (each the median of {args.repetitions} runs); "
-        f"{statistics.mean(rep.events):.0f} events on average")
-    row("  of which read (XRANGE + decode)", ms(statistics.median(rep.read_s)))
-    row("  of which fold (games.table.evolve)", ms(statistics.median(rep.fold_s)))
-    row("replay: Repository.get", f"{ms(statistics.median(rep.repo_s))} (max {ms(max(rep.repo_s))})",
-        f"snapshot at the last deal + {statistics.mean(rep.tail):.0f} events")
 
     row("one client: actions per second", f"{t.actions / t.seconds:.0f}",
         f"{t.actions} actions in {t.seconds:.1f} s, two-human matches, GET view + POST action, closed loop; "
