@@ -12,3 +12,5 @@ keepalive = 5
 accesslog = os.environ.get("GUNICORN_ACCESSLOG")  # unset: no access log
 errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+# Several instances on one host would share (and delete) one control socket in $HOME.
+control_socket_disable = True
