@@ -8,7 +8,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -18,23 +17,12 @@ from pathlib import Path
 
 import redis
 
+from tests.support.redis_proc import free_port, redis_binary
+
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 START_TIMEOUT_S = 20.0
 STOP_TIMEOUT_S = 10.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def redis_binary() -> str:
-    path = os.environ.get("TALON_REDIS_SERVER") or shutil.which("redis-server")
-    if not path:
-        sys.exit("no redis-server: run `make bench`, or set TALON_REDIS_SERVER")
-    return path
 
 
 class Stack:

@@ -18,7 +18,7 @@ from games import table as tables
 log = logging.getLogger("talon.dispatch")
 
 JOB_TIMEOUT_S = 60
-RESULT_TTL_S = 300
+RESULT_TTL_S = 60  # finished jobs only guard their id briefly; every job re-checks the version anyway
 FAILURE_TTL_S = 3600
 
 
