@@ -57,7 +57,8 @@ class Stack:
                               "--save", ""])
         self._await(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
         env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
-               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING"}
+               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING",
+               "TALON_RATE_LIMITS": "off"}  # the bench measures throughput, not the limits
         self._spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
                                  "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
         self._spawn("worker", [str(BIN / "python"), "-m", "workers"], env)

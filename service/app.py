@@ -9,6 +9,7 @@ from werkzeug.exceptions import HTTPException
 
 from service import errors
 from service.config import Settings
+from service.limits import init_limits
 from service.problems import PROBLEM_CONTENT_TYPE
 from service.schemas import Problem as ProblemSchema
 from service.usecases import Talon
@@ -58,6 +59,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
                                     bot_delay_s=settings.bot_delay_s)
     app.extensions["talon_settings"] = settings
 
+    init_limits(app, settings)
     api = TalonApi(app)
     from service.routes import docs, games, health, ops
     for module in (games, ops, health):

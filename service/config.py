@@ -17,6 +17,10 @@ class Settings:
     stream_ticket_ttl_s: int = 60      # a stream ticket is good for this long
     events_page_max: int = 500         # upper bound of ?limit= on event pages
     bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
+    rate_limits_enabled: bool = True
+    rate_limit_create: str = "30/minute"   # per client address: POST /v1/games
+    rate_limit_join: str = "60/minute"     # per client address: POST /v1/games/{id}/players
+    rate_limit_actions: str = "20/second"  # per seat: POST /v1/games/{id}/actions
 
     @classmethod
     def from_env(cls, environ: dict | None = None) -> "Settings":
@@ -27,4 +31,8 @@ class Settings:
             key_prefix=env.get("TALON_KEY_PREFIX", cls.key_prefix),
             queue_name=env.get("TALON_QUEUE", cls.queue_name),
             bot_delay_s=float(env.get("TALON_BOT_DELAY_S", cls.bot_delay_s)),
+            rate_limits_enabled=env.get("TALON_RATE_LIMITS", "on").lower() not in ("off", "0", "false", "no"),
+            rate_limit_create=env.get("TALON_RATE_LIMIT_CREATE", cls.rate_limit_create),
+            rate_limit_join=env.get("TALON_RATE_LIMIT_JOIN", cls.rate_limit_join),
+            rate_limit_actions=env.get("TALON_RATE_LIMIT_ACTIONS", cls.rate_limit_actions),
         )

@@ -136,5 +136,6 @@ PROBLEM_DESCRIPTIONS = {
     412: "If-Match does not match the current version",
     413: "Request body too large",
     422: "Well-formed, but the rules forbid it now (detail names the rule; legal_actions lists what is allowed)",
+    429: "Rate limited: retry after Retry-After seconds",
     503: "Storage unreachable; retry after Retry-After seconds",
 }

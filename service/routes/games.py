@@ -9,6 +9,7 @@ from games.errors import RuleError
 from service import stream
 from service.http import (bearer_token, caller, idempotency_key, if_match_version, is_operator_token,
                           json_response, problems, talon, view_response)
+from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
                              LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View)
@@ -18,10 +19,11 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches:
 
 
 @blp.route("", methods=["POST"])
+@create_limit
 @blp.arguments(CreateGame, error_status_code=400, example={
     "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
 @blp.response(201, View, description="The match as a spectator sees it; `Location` is its URL")
-@problems(blp, 400, 403, 413, 422)
+@problems(blp, 400, 403, 413, 422, 429)
 def create_game(body):
     """Create a match
 
@@ -69,10 +71,11 @@ def get_game(query, game_id):
 
 
 @blp.route("/<game_id>/players", methods=["POST"])
+@join_limit
 
 @blp.arguments(ClaimSeat, error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed)
-@problems(blp, 400, 404, 409, 413)
+@problems(blp, 400, 404, 409, 413, 429)
 def claim_seat(body, game_id):
     """Claim an open human seat
 
@@ -84,6 +87,7 @@ def claim_seat(body, game_id):
 
 
 @blp.route("/<game_id>/actions", methods=["POST"])
+@action_limit
 @blp.doc(security=[{"seat": []}], parameters=[
     {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "required": False,
      "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
@@ -92,7 +96,7 @@ def claim_seat(body, game_id):
 @blp.arguments(Action, error_status_code=400, example={"type": "play", "card": "TS"})
 @blp.response(201, View, description="Accepted: the seat's new view")
 @blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted")
-@problems(blp, 400, 401, 403, 404, 409, 412, 413, 422)
+@problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
 def post_action(action, game_id):
     """Play one action, exactly as listed in the view's `legal_actions`"""
     app = talon()

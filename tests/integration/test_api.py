@@ -307,3 +307,21 @@ def test_feed_and_probes(client):
     docs = client.get("/docs")
     assert docs.status_code == 200 and b"/docs/assets/swagger-ui-bundle.js" in docs.data
     assert client.get("/docs/assets/swagger-ui-bundle.js").status_code == 200
+
+
+def test_429_rate_limits_with_retry_after(r, redis_url, store):
+    client = make_app(redis_url, rate_limits_enabled=True, rate_limit_create="2/minute",
+                      rate_limit_actions="1/minute").test_client()
+    game_id, (p0, p1) = start_with_deck(client)
+    assert client.post("/v1/games", json=TWO_HUMANS).status_code == 201
+    limited = client.post("/v1/games", json=TWO_HUMANS)
+    assert_problem(limited, 429)
+    assert int(limited.headers["Retry-After"]) > 0
+    assert store.lobby("waiting", 0, 10)[1] == 1  # the refused create wrote nothing
+
+    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code == 201
+    # Each seat has its own budget: seat 0 may answer although seat 1 has spent its own.
+    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code == 201
+    before = store.version(game_id)
+    assert_problem(client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(p1)), 429)
+    assert store.version(game_id) == before

@@ -13,6 +13,8 @@ OPERATOR = "operator-test-token"
 
 
 def make_app(redis_url: str, **overrides):
+    """The app on this Redis. Rate limits are off unless a test turns them on (test_rate_limits)."""
+    overrides.setdefault("rate_limits_enabled", False)
     return create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
 
 
