@@ -6,7 +6,7 @@ from flask_smorest import Blueprint
 
 from games import table as tables
 from games.errors import RuleError
-from service import stream
+from service import examples, stream
 from service.http import (bearer_token, caller, idempotency_key, if_match_version, is_operator_token,
                           json_response, problems, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
@@ -50,7 +50,7 @@ def lobby(query):
 @blp.route("/<game_id>", methods=["GET"])
 @blp.doc(security=[{}, {"seat": []}])
 @blp.arguments(GameQuery, location="query", error_status_code=400)
-@blp.response(200, View, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
+@blp.response(200, View, example=examples.VIEW, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified (If-None-Match matches the version)")
 @problems(blp, 400, 401, 403, 404)
 def get_game(query, game_id):
@@ -94,7 +94,7 @@ def claim_seat(body, game_id):
     {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
      "required": False, "description": "Retrying with the same key and body returns the original result (200)"}])
 @blp.arguments(Action, error_status_code=400, example={"type": "play", "card": "TS"})
-@blp.response(201, View, description="Accepted: the seat's new view")
+@blp.response(201, View, description="Accepted: the seat's new view", example=examples.VIEW)
 @blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted")
 @problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
 def post_action(action, game_id):
