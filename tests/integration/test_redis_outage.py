@@ -1,0 +1,61 @@
+"""Redis goes away and comes back: 503 with Retry-After meanwhile, nothing acknowledged is lost."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.support.redis_proc import RedisProcess
+from tests.support.talon import auth, make_app, run_jobs
+
+
+@pytest.fixture
+def own_redis():
+    """A Redis of this test's own, with the append-only file on, that the test may stop and restart."""
+    server = RedisProcess(appendonly=True).start()
+    yield server
+    server.stop()
+
+
+def test_outage_gives_503_and_the_service_recovers_without_losing_moves(own_redis):
+    app = make_app(own_redis.url)
+    client = app.test_client()
+    body = {"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+    game_id = client.post("/v1/games", json=body).json["game_id"]
+    token = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"}).json["token"]
+    rng = random.Random(9)
+    acknowledged = []
+
+    def play_some(moves: int) -> None:
+        for _ in range(moves):
+            run_jobs(own_redis.url)
+            view = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
+            if view["status"] == "finished":
+                return
+            if view["legal_actions"]:
+                response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(view["legal_actions"]), headers=auth(token))
+                assert response.status_code == 201
+                acknowledged.append(response.json["version"])
+
+    play_some(6)
+    own_redis.stop()
+    for response in (client.get(f"/v1/games/{game_id}", headers=auth(token)),
+                     client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(token)),
+                     client.post("/v1/games", json=body),
+                     client.get("/readyz")):
+        assert response.status_code == 503, response.get_data(as_text=True)
+        assert response.content_type == "application/problem+json"
+        assert int(response.headers["Retry-After"]) > 0
+    assert client.get("/livez").status_code == 200  # alive, only not ready
+
+    own_redis.start()  # same port, same directory: it reloads the append-only file
+    assert client.get("/readyz").status_code == 200
+    events = client.get(f"/v1/games/{game_id}/events?limit=500", headers=auth(token)).json["events"]
+    versions = [e["version"] for e in events]
+    assert versions == list(range(1, len(versions) + 1))
+    assert set(acknowledged) <= set(versions)  # every acknowledged action survived the restart
+    for _ in range(400):
+        play_some(50)
+        if client.get(f"/v1/games/{game_id}").json["status"] == "finished":
+            break
+    assert client.get(f"/v1/games/{game_id}").json["status"] == "finished"
