@@ -1,0 +1,63 @@
+"""Four-Point Northeastern Wisconsin Smear (RULES §3): the pure rules engine behind `RULES`
+(contract: docs/ARCHITECTURE.md §1). Four players, partners opposite: team 0 = {0,2}, team 1 = {1,3}.
+
+Modules, one job each:
+  options   options, the pack, card values          state     frozen state, snapshots
+  legal     phase table, checks, legal_actions      rules     decide (action -> events)
+  evolve    apply one event                         scoring   §3.6-§3.8 results as pure functions
+  view      view, event_view, system hooks          bots      random and basic players
+
+Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system.
+
+| type         | data                                                          | who sees what |
+|--------------|---------------------------------------------------------------|---------------|
+| dealt        | round, dealer, hands [per seat], undealt [top first]          | a seat sees only its own hand (others None) plus hand_sizes and undealt_size; the undealt pile never |
+| bid          | seat, value (2..4)                                            | public |
+| passed       | seat                                                          | public |
+| auction_won  | bidder, bid (emitted with the call that ends the auction)     | public |
+| thrown_in    | dealer, rule (all_pass), next_dealer (all four passed)        | public |
+| widow_taken  | seat, cards (top of the undealt pile; widow_size > 0)         | the bidder sees the cards; others {seat, count} |
+| discarded    | seat, cards, trump (named, hidden until the first lead)       | the bidder sees all; others {seat, count} |
+| played       | seat, card (the first card led fixes trump)                   | public |
+| trick_taken  | winner, cards [{seat, card}], game_count                      | public; emitted with the last card of a trick |
+| round_ended  | {} (six tricks played)                                        | public |
+| round_scored | round, dealer, bidder, bid, bidding_team, trump, points [{point, team, seat, card, why}], points_won, game_counts, made, deltas, capped, scores (per team), next_dealer, standing | public (a discarded trump that scores under discards_count_for_high_low_jack is named) |
+| match_ended  | winner [seats], standing, reason                              | public |
+"""
+from __future__ import annotations
+
+# Modules are imported whole so that `games.smear.view` and `.evolve` stay the modules, not the
+# functions of the same name.
+from games.smear import evolve as _evolve
+from games.smear import legal as _legal
+from games.smear import options as _options
+from games.smear import rules as _rules
+from games.smear import state as _state
+from games.smear import view as _view
+from games.smear.state import State
+
+
+class SmearRules:
+    """The engine contract as one object; every member is a pure function."""
+
+    name = "smear"
+    engine_version = "smear.1"
+    normalize_options = staticmethod(_options.normalize_options)
+    seat_counts = staticmethod(_options.seat_counts)
+    new_state = staticmethod(_state.new_state)
+    deck = staticmethod(_options.deck)
+    decide = staticmethod(_rules.decide)
+    evolve = staticmethod(_evolve.evolve)
+    legal_actions = staticmethod(_legal.legal_actions)
+    to_act = staticmethod(_legal.to_act)
+    pending_system_action = staticmethod(_view.pending_system_action)
+    view = staticmethod(_view.view)
+    event_view = staticmethod(_view.event_view)
+    dump_state = staticmethod(_state.dump_state)
+    load_state = staticmethod(_state.load_state)
+    is_round_boundary = staticmethod(_view.is_round_boundary)
+
+
+RULES = SmearRules()
+
+__all__ = ["RULES", "State"]

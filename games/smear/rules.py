@@ -1,0 +1,146 @@
+"""`decide(state, seat, action) -> events`: check an action, then say what happened.
+
+Order of refusal: a malformed action → ActionShapeError; a seat the game is not waiting for →
+NotYourTurn; a move the rules forbid → RuleError (legal.py). Nothing here mutates: where one action
+leads to several events (the call that ends the auction, the last card of a trick), the later ones
+are worked out on states that `evolve` returns.
+"""
+from __future__ import annotations
+
+from games import cards
+from games.errors import ActionShapeError, NotYourTurn
+from games.smear.evolve import evolve, next_seat
+from games.smear.legal import SYSTEM_ACTIONS, check, high_bid, sorted_cards
+from games.smear.options import HAND_SIZE, N_SEATS, RANK_ORDER, deck, game_value
+from games.smear.scoring import match_winner, round_result, standing
+from games.smear.state import AWAIT_DEAL, ROUND_OVER, State, dump_result
+
+SHAPES = {  # action type -> its fields besides "type"
+    "bid": {"value"}, "pass": set(), "discard": {"cards", "trump"}, "play": {"card"},
+    "deal": {"deck"}, "score_round": set(),
+}
+BATCHES = (3, 3)  # §3.2: two rounds of three cards, in play order from dealer+1
+
+
+def event(kind: str, actor: int | None, data: dict) -> dict:
+    return {"type": kind, "actor": actor, "data": data}
+
+
+def check_shape(action: object) -> str:
+    if not isinstance(action, dict) or action.get("type") not in SHAPES:
+        raise ActionShapeError(f"unknown action; one of {', '.join(SHAPES)}")
+    kind = action["type"]
+    if set(action) != SHAPES[kind] | {"type"}:
+        raise ActionShapeError(f"{kind} takes exactly the fields {sorted(SHAPES[kind] | {'type'})}")
+    if kind == "bid" and (not isinstance(action["value"], int) or isinstance(action["value"], bool)):
+        raise ActionShapeError("a bid's value is a whole number (2, 3 or 4)")
+    if kind == "play" and not cards.is_card(action["card"]):
+        raise ActionShapeError(f"not a card: {action['card']!r} (rank then suit, e.g. 'TS')")
+    if kind == "discard":
+        if not isinstance(action["cards"], list) or not all(cards.is_card(c) for c in action["cards"]):
+            raise ActionShapeError("a discard's cards are a list of cards (rank then suit, e.g. 'TS')")
+        if action["trump"] not in cards.SUITS:
+            raise ActionShapeError(f"not a suit: {action['trump']!r} (one of S H D C)")
+    return kind
+
+
+def decide(state: State, seat: int | None, action: dict) -> list[dict]:
+    kind = check_shape(action)
+    if kind in SYSTEM_ACTIONS:
+        if seat is not None:
+            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
+        return SYSTEM[kind](state, action)
+    if seat is None:
+        raise NotYourTurn("the system takes no player actions")
+    check(state, seat, action)
+    return PLAYER[kind](state, seat, action)
+
+
+# --- system actions ---------------------------------------------------------------------------------
+
+def deal(state: State, action: dict) -> list[dict]:
+    if state.phase != AWAIT_DEAL:
+        raise NotYourTurn("no deal is due now")
+    pack = action["deck"]
+    if not isinstance(pack, list) or sorted(map(str, pack)) != sorted(deck({})):
+        raise ActionShapeError("deck must be an ordering of the 32-card pack")
+    dealer = state.dealer
+    hands: list[list[str]] = [[] for _ in range(N_SEATS)]
+    pos = 0
+    for batch in BATCHES:
+        for k in range(1, N_SEATS + 1):
+            hands[(dealer + k) % N_SEATS] += pack[pos:pos + batch]
+            pos += batch
+    assert pos == N_SEATS * HAND_SIZE
+    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
+                                  "undealt": pack[pos:]})]
+
+
+def score_round(state: State, action: dict) -> list[dict]:
+    if state.phase != ROUND_OVER:
+        raise NotYourTurn("no deal is waiting to be scored")
+    result = round_result(state)
+    events = [event("round_scored", None, {**dump_result(result), "standing": standing(result.scores)})]
+    winner, why = match_winner(state, result)
+    if winner is not None:
+        events.append(event("match_ended", None, {
+            "winner": list(state.sides[winner]), "standing": standing(result.scores), "reason": why}))
+    return events
+
+
+SYSTEM = {"deal": deal, "score_round": score_round}
+
+
+# --- player actions ---------------------------------------------------------------------------------
+
+def auction_end(state: State) -> list[dict]:
+    """After a call: the auction's end, if this call ended it (§3.3), with the widow taken (§3.4)."""
+    rnd = state.round
+    high = high_bid(state)
+    if high != 4 and len(rnd.calls) < N_SEATS:
+        return []
+    if high is None:  # all passed (stick_dealer never gets here: the dealer cannot pass)
+        moves = state.options.all_pass == "pass_deal"
+        return [event("thrown_in", None, {"dealer": rnd.dealer, "rule": state.options.all_pass,
+                                          "next_dealer": next_seat(rnd.dealer) if moves else rnd.dealer})]
+    bidder = next(c.seat for c in rnd.calls if c.value == high)
+    events = [event("auction_won", None, {"bidder": bidder, "bid": high})]
+    size = state.options.widow_size
+    if size:
+        events.append(event("widow_taken", bidder, {"seat": bidder, "cards": list(rnd.undealt[:size])}))
+    return events
+
+
+def bid(state: State, seat: int, action: dict) -> list[dict]:
+    first = event("bid", seat, {"seat": seat, "value": action["value"]})
+    return [first] + auction_end(evolve(state, first))
+
+
+def pass_(state: State, seat: int, action: dict) -> list[dict]:
+    first = event("passed", seat, {"seat": seat})
+    return [first] + auction_end(evolve(state, first))
+
+
+def discard(state: State, seat: int, action: dict) -> list[dict]:
+    return [event("discarded", seat, {"seat": seat, "cards": sorted_cards(action["cards"]),
+                                      "trump": action["trump"]})]
+
+
+def play(state: State, seat: int, action: dict) -> list[dict]:
+    events = [event("played", seat, {"seat": seat, "card": action["card"]})]
+    after = evolve(state, events[-1])
+    plays = after.round.trick
+    if len(plays) < N_SEATS:
+        return events
+    trick = [p.card for p in plays]
+    winner = plays[cards.winning_index(trick, after.round.trump, RANK_ORDER)].seat
+    events.append(event("trick_taken", None, {
+        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays],
+        "game_count": sum(game_value(c) for c in trick)}))
+    after = evolve(after, events[-1])
+    if not any(after.round.hands):
+        events.append(event("round_ended", None, {}))
+    return events
+
+
+PLAYER = {"bid": bid, "pass": pass_, "discard": discard, "play": play}
