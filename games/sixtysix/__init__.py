@@ -10,7 +10,7 @@ Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for t
 
 | type          | data                                                             | who sees what |
 |---------------|------------------------------------------------------------------|---------------|
-| dealt         | round, dealer, hands [per seat], trump_card, stock [top first]    | a seat sees only its own hand (others None) plus hand_sizes and stock_size; the stock order never; trump_card is public |
+| dealt         | round, dealer, hands [per seat], dead [3p only], trump_card, stock [top first; empty without a talon] | a seat sees only its own hand (others None) plus hand_sizes and stock_size; the stock order and the dead cards never; trump_card is public (pagat 3p: the card dealt face up into dealer+1's hand) |
 | played        | seat, card                                                       | public |
 | trick_taken   | winner, cards [{seat, card}], points                             | public; emitted with the last card of a trick |
 | drew          | draws [{seat, card, face_up}] (trick winner first)               | a seat sees its own card; the face-up trump card drawn last is public; other cards None |
@@ -20,6 +20,11 @@ Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for t
 | declared_out  | seat                                                             | public |
 | round_ended   | {} (all cards played)                                            | public |
 | round_scored  | round, case A1..C2, reason, declarer, closer, and per side: card_points, meld_points, last_trick_points, totals, tricks, game_points, bonus_points, scores; next_dealer, standing | public |
+
+Variants (options.py): 2p24, 2p20, 2p32, 3p (two dead cards, stock of 9; or three_player_mode
+pagat_no_talon: 24 cards, no stock), 4p (partnerships {0,2},{1,3}, two identical decks). Sides are
+single seats except in 4p; per-side lists follow `standing`. `profile: schnapsen` sets the Schnapsen
+defaults.
 | match_ended   | winner [seats], standing                                         | public |
 """
 from __future__ import annotations
@@ -39,7 +44,7 @@ class SixtySixRules:
     """The engine contract as one object; every member is a pure function."""
 
     name = "sixty-six"
-    engine_version = "66.1"
+    engine_version = "66.2"
     normalize_options = staticmethod(_options.normalize_options)
     seat_counts = staticmethod(_options.seat_counts)
     new_state = staticmethod(_state.new_state)

@@ -3,17 +3,18 @@
 
 Levels: "random" picks uniformly with `rng`. Every other level plays "basic": a handful of plain
 rules (declare when out, exchange, meld the biggest marriage, close when sure, win valuable tricks
-cheaply, keep trumps for tricks worth them). "basic" is deterministic: ties go to the first card in
+cheaply, keep trumps for tricks worth them, do not overtake a partner while the stock is open, and
+throw points onto a trick the partner is sure to win). "basic" is deterministic: ties go to the first card in
 the order below, so `rng` only matters for "random".
 """
 from __future__ import annotations
 
 import random
 
+from collections import Counter
+
 from games import cards
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER
-
-TARGET = 66  # every playable variant is a two-player game to 66
 
 
 def choose(view: dict, level: str, rng: random.Random) -> dict:
@@ -39,11 +40,14 @@ class _Basic:
         self.seat = view["seat"]
         self.trump = self.rnd["trump"]
         self.side = next(i for i, s in enumerate(view["standing"]) if self.seat in s["seats"])
+        self.partners = set(view["standing"][self.side]["seats"]) - {self.seat}
+        self.target = self.rnd["target"]
+        self.n_seats = len(self.rnd["hand_sizes"])
         self.types = {a["type"] for a in self.legal}
         self.plays = [a["card"] for a in self.legal if a["type"] == "play"]
 
     def choose(self) -> dict:
-        if "declare_out" in self.types and self.total() >= TARGET:
+        if "declare_out" in self.types and self.total() >= self.target:
             return {"type": "declare_out"}
         if "exchange" in self.types:
             return {"type": "exchange"}
@@ -66,13 +70,14 @@ class _Basic:
         return cards.suit_of(card) == self.trump
 
     def unseen(self) -> set[str]:
-        """Cards the opponent may hold or may still draw."""
-        seen = set(self.rnd["hand"])
-        seen |= {p["card"] for t in self.rnd["tricks"] for p in t["cards"]}
-        seen |= {p["card"] for p in self.rnd["trick"]}
+        """Cards another seat may hold or may still draw (counting both copies in the two-deck game)."""
+        seen = Counter(self.rnd["hand"])
+        seen.update(p["card"] for t in self.rnd["tricks"] for p in t["cards"])
+        seen.update(p["card"] for p in self.rnd["trick"])
         if self.rnd["trump_card"]:
-            seen.add(self.rnd["trump_card"])
-        return {c for c in cards.pack(RANK_ORDER) if c not in seen}
+            seen[self.rnd["trump_card"]] += 1
+        copies = 2 if self.n_seats == 4 else 1
+        return {c for c in cards.pack(RANK_ORDER) if seen[c] < copies}
 
     def sure_winners(self) -> list[str]:
         """Own trumps that no unseen trump can beat, from the top down."""
@@ -88,7 +93,7 @@ class _Basic:
         """Close only with a trick already won and enough sure trump winners to reach the target."""
         winners = self.sure_winners()
         expected = self.total() + sum(points(c) + 4 for c in winners)
-        return self.rnd["tricks_won"][self.side] > 0 and len(winners) >= 2 and expected >= TARGET
+        return self.rnd["tricks_won"][self.side] > 0 and len(winners) >= 2 and expected >= self.target
 
     # --- card play ----------------------------------------------------------------------------------
 
@@ -108,9 +113,18 @@ class _Basic:
                 return aces[0]
         return self.cheapest(self.plays)
 
+    def best_so_far(self) -> tuple[str, int]:
+        """The card winning the trick so far, and its seat (RULES §0.4)."""
+        trick = self.rnd["trick"]
+        best = trick[cards.winning_index([p["card"] for p in trick], self.trump, RANK_ORDER)]
+        return best["card"], best["seat"]
+
     def follow(self) -> str:
-        led = self.rnd["trick"][-1]["card"]
+        led, leader = self.best_so_far()  # the card to beat, not just the last one played
         winners = [c for c in self.plays if cards.beats(c, led, self.trump, RANK_ORDER)]
+        last_to_play = len(self.rnd["trick"]) == self.n_seats - 1
+        if leader in self.partners and self.rnd["stock_open"]:
+            return self._help_partner(last_to_play)
         if not self.rnd["stock_open"]:
             return self._take(winners) if winners else self.cheapest(self.plays)
         same_suit = [c for c in winners if not self.is_trump(c) or self.is_trump(led)]
@@ -119,6 +133,13 @@ class _Basic:
         trumps = [c for c in winners if self.is_trump(c) and not self.is_trump(led)]
         if trumps and points(led) >= 10:
             return min(trumps, key=lambda c: (points(c), strength(c)))
+        return self.cheapest(self.plays)
+
+    def _help_partner(self, last_to_play: bool) -> str:
+        """The partner is winning (phase 1, nothing forces us): add points when the trick is safe."""
+        plain = [c for c in self.plays if not self.is_trump(c) and cards.rank_of(c) != "A"]
+        if last_to_play and plain:
+            return max(plain, key=lambda c: (points(c), -strength(c)))
         return self.cheapest(self.plays)
 
     def _take(self, winners: list[str]) -> str:

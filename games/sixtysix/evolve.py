@@ -29,13 +29,15 @@ def set_at(items: tuple, index: int, value) -> tuple:
 
 
 def dealt(state: State, data: dict) -> State:
-    n, dealer = state.n_seats, data["dealer"]
+    n, dealer, talon = state.n_seats, data["dealer"], state.options.spec.talon
     leader = (dealer + 1) % n
     rnd = Round(
         number=data["round"], dealer=dealer, trump_suit=cards.suit_of(data["trump_card"]),
-        trump_card=data["trump_card"], stock=tuple(data["stock"]),
+        # With a talon the trump card lies under the stock; without one (pagat 3p) it is in a hand.
+        trump_card=data["trump_card"] if talon else None, stock=tuple(data["stock"]),
         hands=tuple(tuple(hand) for hand in data["hands"]), leader=leader, to_play=leader,
-        meld_used=((),) * n,
+        meld_used=((),) * n, dead=tuple(data.get("dead", ())),
+        turned_card=None if talon else data["trump_card"],
     )
     # last_result stays: the next deal follows the scoring at once, and players must still see why
     # the score changed. Its "round" field says which deal it belongs to; the next scoring replaces it.

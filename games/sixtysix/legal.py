@@ -107,7 +107,8 @@ def check_meld(state: State, seat: int, action: dict) -> None:
     rnd, suit = state.round, action["suit"]
     if rnd.turn_meld:
         raise RuleError("66 §2.5", f"one marriage per lead: you already showed {rnd.turn_meld}")
-    if not stock_open(rnd) and not state.options.meld_after_close:
+    # Without a talon (pagat 3p) there is no phase 1: marriages are shown at any lead (RULES §2.12).
+    if not stock_open(rnd) and not state.options.meld_after_close and state.options.spec.talon:
         raise RuleError("66 §2.5", "no marriages once the stock is closed or exhausted")
     if not has_free_marriage(rnd.hands[seat], rnd.meld_used[seat], suit):
         k, q = marriage_cards(suit)

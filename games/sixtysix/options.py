@@ -2,6 +2,29 @@
 
 `normalize_options` is the only entry point that sees raw client input; everything after it works on
 the frozen `Options` built from its output.
+
+| option                            | values                                                  | default |
+|-----------------------------------|---------------------------------------------------------|---------|
+| profile                           | sixty_six, schnapsen (sets the defaults marked S below)  | sixty_six |
+| variant                           | 2p24, 2p20 (S), 2p32, 3p, 4p                             | 2p24 |
+| three_player_mode                 | talon_with_dead_cards, pagat_no_talon (3p only)          | talon_with_dead_cards |
+| match_target                      | 1..1000                                                  | 7 |
+| dealer_rule                       | alternate, winner_deals, loser_deals                     | alternate |
+| close_before_draw                 | bool (S: false)                                          | true |
+| meld_after_close                  | bool (S: true)                                           | false |
+| false_declaration                 | two_or_three, mirror                                     | two_or_three |
+| last_trick_rule                   | plus10, last_trick_wins_one_point (S)                    | plus10 |
+| closed_scoring                    | final_totals, at_closing (S)                             | final_totals |
+| non_closer_may_exchange_at_close  | bool                                                     | false |
+| min_stock_to_close                | 0..stock size (S: 4)                                     | 0 |
+| min_stock_for_exchange            | 0..stock size                                            | 0 |
+| schneider_threshold               | 0..target                                                | 33 (51 for 4p) |
+| draw_bonus                        | bool                                                     | false |
+| first_dealer                      | a seat                                                   | random |
+
+`profile: schnapsen` is the full Schnapsen rule set of RULES §2.12 (2p20 + meld_after_close +
+last_trick_wins_one_point + at_closing + min_stock_to_close=4 + close_before_draw=false). It only sets
+defaults: any option given explicitly beside it still wins.
 """
 from __future__ import annotations
 
@@ -23,17 +46,31 @@ class Variant:
     exchange_rank: str  # lowest trump of the pack (RULES §2.1)
     target: int
     half: int
+    copies: int = 1  # 2 for the two-deck 4p game
+    dead: int = 0  # cards set aside face down after the hands (3p)
+    talon: bool = True  # False: no stock at all (pagat's 3p); strict play from the first trick
+    turned_at: int | None = None  # without a talon: deck index of the card dealt face up that sets trump
+    partnerships: bool = False  # 4p: sides {0,2} and {1,3}
+
+    @property
+    def pack_size(self) -> int:
+        return len(self.ranks) * 4 * self.copies
 
 
 VARIANTS = {
     "2p24": Variant("2p24", 2, "ATKQJ9", (3, 3), "9", 66, 33),
     "2p20": Variant("2p20", 2, "ATKQJ", (3, 2), "J", 66, 33),
     "2p32": Variant("2p32", 2, "ATKQJ987", (3, 3), "7", 66, 33),
+    "3p": Variant("3p", 3, "ATKQJ987", (3, 4), "7", 66, 33, dead=2),
+    "4p": Variant("4p", 4, "ATKQJ9", (3, 4), "9", 101, 51, copies=2, partnerships=True),
 }
-# Known to RULES but not playable yet: they only bound the seat count for `seat_counts`.
-LATER_VARIANTS = {"3p": 3, "4p": 4}
+# three_player_mode=pagat_no_talon: 24 cards dealt 3-2-3; the first card of dealer+1's second batch
+# (deck[9]: after three batches of 3) is dealt face up into that hand and sets trump.
+PAGAT_3P = Variant("3p", 3, "ATKQJ9", (3, 2, 3), "9", 66, 33, talon=False, turned_at=9)
 
 CHOICES = {
+    "profile": ("sixty_six", "schnapsen"),
+    "three_player_mode": ("talon_with_dead_cards", "pagat_no_talon"),
     "dealer_rule": ("alternate", "winner_deals", "loser_deals"),
     "false_declaration": ("two_or_three", "mirror"),
     "last_trick_rule": ("plus10", "last_trick_wins_one_point"),
@@ -42,10 +79,19 @@ CHOICES = {
 BOOLEANS = ("close_before_draw", "meld_after_close", "non_closer_may_exchange_at_close", "draw_bonus")
 COUNTS = ("min_stock_to_close", "min_stock_for_exchange")
 
+# What each profile changes in the defaults (RULES §2.12, last paragraph).
+PROFILES = {
+    "sixty_six": {},
+    "schnapsen": {"variant": "2p20", "meld_after_close": True, "last_trick_rule": "last_trick_wins_one_point",
+                  "closed_scoring": "at_closing", "min_stock_to_close": 4, "close_before_draw": False},
+}
+
 
 @dataclass(frozen=True)
 class Options:
     variant: str = "2p24"
+    profile: str = "sixty_six"
+    three_player_mode: str = "talon_with_dead_cards"
     match_target: int = 7
     dealer_rule: str = "alternate"
     close_before_draw: bool = True
@@ -61,7 +107,7 @@ class Options:
 
     @property
     def spec(self) -> Variant:
-        return VARIANTS[self.variant]
+        return spec_of(self.variant, self.three_player_mode)
 
     def as_dict(self) -> dict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
@@ -75,22 +121,37 @@ class Options:
 OPTION_NAMES = {f.name for f in fields(Options)} | {"first_dealer"}
 
 
+def spec_of(variant: str, three_player_mode: str = "talon_with_dead_cards") -> Variant:
+    return PAGAT_3P if variant == "3p" and three_player_mode == "pagat_no_talon" else VARIANTS[variant]
+
+
 def normalize_options(options: dict | None, n_seats: int) -> dict:
     """The options with defaults filled in, or OptionError(field, message) for the first bad one."""
     raw = dict(options or {})
     for name in raw:
         if name not in OPTION_NAMES:
-            raise OptionError(name, f"unknown option {name!r} for sixty-six")
-    variant = _variant(raw.get("variant", "2p24"), n_seats)
-    out = Options(variant=variant.name, schneider_threshold=variant.half).as_dict()
-    for name, value in raw.items():
-        out[name] = _checked(name, value, variant, n_seats)
+            raise OptionError(name, f"unknown option {name!r}; one of {', '.join(sorted(OPTION_NAMES))}")
+    profile = _choice("profile", raw.get("profile", "sixty_six"))
+    defaults = dict(PROFILES[profile])
+    variant = _variant(raw.get("variant", defaults.pop("variant", "2p24")), n_seats)
+    mode = _choice("three_player_mode", raw.get("three_player_mode", "talon_with_dead_cards"))
+    if mode != "talon_with_dead_cards" and variant.name != "3p":
+        raise OptionError("three_player_mode", "three_player_mode applies to the 3p variant only")
+    spec = spec_of(variant.name, mode)
+    out = Options(variant=variant.name, profile=profile, three_player_mode=mode,
+                  schneider_threshold=spec.half).as_dict()
+    for name, value in {**defaults, **raw}.items():
+        out[name] = _checked(name, value, spec, n_seats)
     return out
 
 
+def _choice(name: str, value: object) -> str:
+    if value not in CHOICES[name]:
+        raise OptionError(name, f"{name} must be one of {', '.join(CHOICES[name])}")
+    return value
+
+
 def _variant(value: object, n_seats: int) -> Variant:
-    if value in LATER_VARIANTS:
-        raise OptionError("variant", f"variant {value} is not available yet")
     if value not in VARIANTS:
         raise OptionError("variant", f"unknown variant {value!r}; one of {', '.join(VARIANTS)}")
     variant = VARIANTS[value]
@@ -99,22 +160,20 @@ def _variant(value: object, n_seats: int) -> Variant:
     return variant
 
 
-def _checked(name: str, value: object, variant: Variant, n_seats: int) -> object:
+def _checked(name: str, value: object, spec: Variant, n_seats: int) -> object:
     if name == "variant":
-        return variant.name
+        return spec.name
     if name in CHOICES:
-        if value not in CHOICES[name]:
-            raise OptionError(name, f"{name} must be one of {', '.join(CHOICES[name])}")
-        return value
+        return _choice(name, value)
     if name in BOOLEANS:
         if not isinstance(value, bool):
             raise OptionError(name, f"{name} must be true or false")
         return value
     limits = {
         "match_target": (1, 1000),
-        "schneider_threshold": (0, variant.target),
+        "schneider_threshold": (0, spec.target),
         "first_dealer": (0, n_seats - 1),
-        **{count: (0, stock_size(variant)) for count in COUNTS},
+        **{count: (0, stock_size(spec)) for count in COUNTS},
     }
     low, high = limits[name]
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
@@ -123,17 +182,18 @@ def _checked(name: str, value: object, variant: Variant, n_seats: int) -> object
 
 
 def stock_size(variant: Variant) -> int:
-    """Cards in the stock after the deal, the face-up trump card included."""
-    return len(variant.ranks) * 4 - variant.players * sum(variant.batches)
+    """Cards in the stock after the deal, the face-up trump card included (0 without a talon)."""
+    if not variant.talon:
+        return 0
+    return variant.pack_size - variant.players * sum(variant.batches) - variant.dead
 
 
 def deck(options: dict) -> list[str]:
-    """The unshuffled pack of the variant."""
-    return cards.pack(VARIANTS[options.get("variant", "2p24")].ranks)
+    """The unshuffled pack of the variant (two copies of each card in 4p)."""
+    spec = spec_of(options.get("variant", "2p24"), options.get("three_player_mode", "talon_with_dead_cards"))
+    return cards.pack(spec.ranks) * spec.copies
 
 
 def seat_counts(options: dict) -> set[int]:
     name = options.get("variant", "2p24")
-    if name in LATER_VARIANTS:
-        return {LATER_VARIANTS[name]}
     return {VARIANTS[name].players} if name in VARIANTS else set()

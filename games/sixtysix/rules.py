@@ -61,15 +61,28 @@ def deal(state: State, action: dict) -> list[dict]:
     pack = action["deck"]
     if not isinstance(pack, list) or sorted(map(str, pack)) != sorted(deck(state.options.as_dict())):
         raise ActionShapeError(f"deck must be an ordering of the {state.options.variant} pack")
-    n, dealer, spec = state.n_seats, state.dealer, state.options.spec
+    spec = state.options.spec
+    hands, pos = deal_hands(pack, state.n_seats, state.dealer, spec.batches)
+    data = {"round": state.rounds_dealt + 1, "dealer": state.dealer, "hands": hands}
+    if spec.dead:  # 3p: the next cards go face down out of play (RULES §2.2)
+        data["dead"] = pack[pos:pos + spec.dead]
+        pos += spec.dead
+    if spec.talon:  # the next card turned face up under the stock, the rest is the stock
+        data.update(trump_card=pack[pos], stock=pack[pos + 1:])
+    else:  # pagat 3p: no stock; the trump card was dealt face up into dealer+1's hand
+        data.update(trump_card=pack[spec.turned_at], stock=[])
+    return [event("dealt", None, data)]
+
+
+def deal_hands(pack: list[str], n: int, dealer: int, batches: tuple[int, ...]) -> tuple[list[list[str]], int]:
+    """The hands, dealt in batches in play order from dealer+1 (RULES §2.2), and the next deck index."""
     hands: list[list[str]] = [[] for _ in range(n)]
     pos = 0
-    for batch in spec.batches:  # RULES §2.2: batches in play order from dealer+1
+    for batch in batches:
         for k in range(1, n + 1):
             hands[(dealer + k) % n] += pack[pos:pos + batch]
             pos += batch
-    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
-                                  "trump_card": pack[pos], "stock": pack[pos + 1:]})]
+    return hands, pos
 
 
 def score_round(state: State, action: dict) -> list[dict]:
@@ -78,11 +91,17 @@ def score_round(state: State, action: dict) -> list[dict]:
     result = round_result(state)
     standing = [{"seats": list(side), "score": score} for side, score in zip(state.sides, result.scores)]
     events = [event("round_scored", None, {**dump_result(result), "standing": standing})]
-    target = state.options.match_target
-    best = max(range(len(state.sides)), key=lambda i: result.scores[i])
-    if result.scores[best] >= target:
+    if match_over(result.scores, state.options.match_target):
+        best = result.scores.index(max(result.scores))
         events.append(event("match_ended", None, {"winner": list(state.sides[best]), "standing": standing}))
     return events
+
+
+def match_over(scores: tuple[int, ...], target: int) -> bool:
+    """RULES §2.11: someone reached the target. With three players two may pass it in one deal (a
+    failed declaration pays both opponents): the higher wins, and a tie on top plays another deal."""
+    best = max(scores)
+    return best >= target and scores.count(best) == 1
 
 
 SYSTEM = {"deal": deal, "score_round": score_round}

@@ -1,7 +1,9 @@
-"""The end of a deal (RULES §2.9): totals, the case A1 … C2, game points, and the next dealer.
+"""The end of a deal (RULES §2.9, §2.10): totals, the case A1 … C2, game points, and the next dealer.
 
-Pure functions of a state whose round has ended (declared out, or all cards played). Written for two
-sides; `other` is the one place that assumes it.
+Pure functions of a state whose round has ended (declared out, or all cards played). Written for any
+number of sides: two (2p, and the 4p partnerships) or three (3p, everyone for themselves). With three
+sides every rule is applied to each opponent separately and added up (§2.9 header, §2.10): a win
+scores against each opponent, and "the opponent scores 2/3" pays each other player by its own test.
 """
 from __future__ import annotations
 
@@ -15,13 +17,8 @@ from games.sixtysix.state import (
 @dataclass(frozen=True)
 class Outcome:
     case: str
-    side: int | None  # the side that scores; None for a drawn deal
-    points: int
+    points: tuple[int, ...]  # game points per side by §2.9 (all zero for a drawn deal)
     why: str
-
-
-def other(side: int) -> int:
-    return 1 - side
 
 
 def win_scale(tricks: int, total: int, half: int) -> int:
@@ -29,6 +26,11 @@ def win_scale(tricks: int, total: int, half: int) -> int:
     if tricks == 0:
         return 3
     return 2 if total < half else 1
+
+
+def two_or_three(tricks: int) -> int:
+    """What a side scores when the other side fails: 3 if it had no tricks (at the moment named)."""
+    return 3 if tricks == 0 else 2
 
 
 def last_trick_points(state: State) -> tuple[int, ...]:
@@ -47,19 +49,31 @@ def round_result(state: State) -> RoundResult:
     totals = tuple(c + m + b for c, m, b in zip(cards, melds, last))
     tricks = tricks_won(state, rnd)
     outcome = _outcome(state, totals, tricks)
-    game = _per_side(state, outcome.side, outcome.points)
-    bonus = _per_side(state, outcome.side, state.draw_bonus if outcome.side is not None else 0)
+    game = outcome.points
+    # draw_bonus: every side that scores in the first decided deal after a draw takes the bonus.
+    bonus = tuple(state.draw_bonus if g else 0 for g in game)
     scores = tuple(s + g + b for s, g, b in zip(state.scores, game, bonus))
     return RoundResult(
         round=rnd.number, case=outcome.case, reason=outcome.why, declarer=rnd.declarer,
         closer=rnd.closer, card_points=cards, meld_points=melds, last_trick_points=last,
         totals=totals, tricks=tricks, game_points=game, bonus_points=bonus, scores=scores,
-        next_dealer=next_dealer(state, outcome.side),
+        next_dealer=next_dealer(state, game),
     )
 
 
-def _per_side(state: State, side: int | None, points: int) -> tuple[int, ...]:
-    return tuple(points if i == side else 0 for i in range(len(state.sides)))
+def opponents(state: State, side: int) -> list[int]:
+    return [i for i in range(len(state.sides)) if i != side]
+
+
+def _winner_takes(state: State, side: int, per_opponent) -> tuple[int, ...]:
+    """`side` scores per_opponent(o) from each opponent o, added up."""
+    total = sum(per_opponent(o) for o in opponents(state, side))
+    return tuple(total if i == side else 0 for i in range(len(state.sides)))
+
+
+def _each_opponent_takes(state: State, side: int, per_opponent) -> tuple[int, ...]:
+    """Every opponent o of `side` scores per_opponent(o)."""
+    return tuple(0 if i == side else per_opponent(i) for i in range(len(state.sides)))
 
 
 def _outcome(state: State, totals: tuple[int, ...], tricks: tuple[int, ...]) -> Outcome:
@@ -71,68 +85,79 @@ def _outcome(state: State, totals: tuple[int, ...], tricks: tuple[int, ...]) -> 
     return _exhausted_played_out(state, totals, tricks)
 
 
-def _closer_wins(state: State, side: int, totals, tricks) -> int:
-    """The win scale for a declarer who closed or never saw a close (A1)."""
-    rnd, o, half = state.round, other(side), state.options.schneider_threshold
+def _closer_wins(state: State, side: int, totals, tricks) -> tuple[int, ...]:
+    """The win scale against each opponent for a declarer who closed or never saw a close (A1)."""
+    rnd, half = state.round, state.options.schneider_threshold
     by_closer = rnd.closer is not None and side_of(state, rnd.closer) == side
     if by_closer and state.options.closed_scoring == "at_closing":
-        return win_scale(rnd.tricks_at_close[o], rnd.totals_at_close[o], half)
-    return win_scale(tricks[o], totals[o], half)
+        return _winner_takes(state, side, lambda o: win_scale(rnd.tricks_at_close[o], rnd.totals_at_close[o], half))
+    return _winner_takes(state, side, lambda o: win_scale(tricks[o], totals[o], half))
 
 
 def _declared(state: State, d: int, totals, tricks) -> Outcome:
-    rnd, opts, o = state.round, state.options, other(d)
+    rnd, opts = state.round, state.options
     closer = None if rnd.closer is None else side_of(state, rnd.closer)
     target = opts.spec.target
     said = f"seat {rnd.declarer} declared out with {totals[d]}"
     if totals[d] >= target and closer in (None, d):
-        return Outcome("A1", d, _closer_wins(state, d, totals, tricks),
-                       f"{said}; opponent has {tricks[o]} trick(s) and {totals[o]} points")
+        return Outcome("A1", _closer_wins(state, d, totals, tricks),
+                       f"{said}; opponents have {_list(tricks, d)} trick(s) and {_list(totals, d)} points")
     if totals[d] >= target:
         none_then = rnd.tricks_at_close[d] == 0
-        return Outcome("A2", d, 3 if none_then else 2,
+        return Outcome("A2", _winner_takes(state, d, lambda o: two_or_three(rnd.tricks_at_close[d])),
                        f"{said} against the closer; {'no' if none_then else 'some'} tricks when the stock was closed")
     if closer == d:
-        none_then = rnd.tricks_at_close[o] == 0
-        return Outcome("B1", o, 3 if none_then else 2,
-                       f"{said}, short of {target}, after closing; opponent had "
-                       f"{'no' if none_then else 'some'} tricks at closing")
+        return Outcome("B1", _each_opponent_takes(state, d, lambda o: two_or_three(rnd.tricks_at_close[o])),
+                       f"{said}, short of {target}, after closing; opponents had {_list(rnd.tricks_at_close, d)} "
+                       "trick(s) at closing")
     if opts.false_declaration == "mirror":
-        return Outcome("B2", o, win_scale(tricks[o], totals[o], opts.schneider_threshold),
-                       f"{said}, short of {target}; opponent scores what the declarer would have (mirror)")
-    return Outcome("B2", o, 3 if tricks[o] == 0 else 2,
-                   f"{said}, short of {target}; opponent has {tricks[o]} trick(s)")
+        half = opts.schneider_threshold
+        return Outcome("B2", _each_opponent_takes(state, d, lambda o: win_scale(tricks[o], totals[o], half)),
+                       f"{said}, short of {target}; each opponent scores what the declarer would have (mirror)")
+    return Outcome("B2", _each_opponent_takes(state, d, lambda o: two_or_three(tricks[o])),
+                   f"{said}, short of {target}; opponents have {_list(tricks, d)} trick(s)")
 
 
 def _closed_played_out(state: State, totals, tricks) -> Outcome:
     rnd, target = state.round, state.options.spec.target
     c = side_of(state, rnd.closer)
-    o = other(c)
     if side_of(state, rnd.tricks[-1].winner) == c and totals[c] >= target:
-        return Outcome("C1", c, _closer_wins(state, c, totals, tricks),
+        return Outcome("C1", _closer_wins(state, c, totals, tricks),
                        f"closer seat {rnd.closer} took the last trick with {totals[c]}: counted as declared")
-    none_then = rnd.tricks_at_close[o] == 0
-    return Outcome("C1", o, 3 if none_then else 2,
-                   f"closer seat {rnd.closer} failed with {totals[c]}; opponent had "
-                   f"{'no' if none_then else 'some'} tricks at closing")
+    return Outcome("C1", _each_opponent_takes(state, c, lambda o: two_or_three(rnd.tricks_at_close[o])),
+                   f"closer seat {rnd.closer} failed with {totals[c]}; opponents had "
+                   f"{_list(rnd.tricks_at_close, c)} trick(s) at closing")
 
 
 def _exhausted_played_out(state: State, totals, tricks) -> Outcome:
     rnd, opts = state.round, state.options
     last = side_of(state, rnd.tricks[-1].winner)
     if opts.last_trick_rule == "last_trick_wins_one_point":
-        return Outcome("C2", last, 1, "all cards played: the last trick wins the deal")
-    if totals[0] == totals[1]:
-        return Outcome("C2", None, 0, f"all cards played, {totals[0]}-{totals[1]}: drawn deal")
-    w = 0 if totals[0] > totals[1] else 1
-    return Outcome("C2", w, win_scale(tricks[other(w)], totals[other(w)], opts.schneider_threshold),
-                   f"all cards played, higher total {totals[w]} against {totals[other(w)]}")
+        return Outcome("C2", _winner_takes(state, last, lambda o: 1), "all cards played: the last trick wins the deal")
+    best = max(totals)
+    if totals.count(best) > 1:  # 65-65, or a tie for the highest of three
+        return Outcome("C2", (0,) * len(totals), f"all cards played, {'-'.join(map(str, totals))}: drawn deal")
+    w = totals.index(best)
+    half = opts.schneider_threshold
+    return Outcome("C2", _winner_takes(state, w, lambda o: win_scale(tricks[o], totals[o], half)),
+                   f"all cards played, higher total {best} against {_list(totals, w)}")
 
 
-def next_dealer(state: State, winner: int | None) -> int:
-    """RULES §2.11 and §2.13a.7: a drawn deal passes the deal on under every rule."""
+def _list(values, side: int) -> str:
+    """The opponents' values, for the reason text: "14", or "14 and 30" with three players."""
+    return " and ".join(str(v) for i, v in enumerate(values) if i != side)
+
+
+def next_dealer(state: State, game_points: tuple[int, ...]) -> int:
+    """RULES §2.11 and §2.13a.7: a drawn deal passes the deal on under every rule.
+
+    `winner_deals` gives the deal to the scoring side, `loser_deals` to the side(s) that did not score;
+    when that is a partnership or two players, the first of them from the current dealer on deals
+    (so a dealer on that side keeps the deal).
+    """
     rule, dealer, n = state.options.dealer_rule, state.round.dealer, state.n_seats
-    if winner is None or rule == "alternate":
+    if not any(game_points) or rule == "alternate":
         return (dealer + 1) % n
-    chosen = state.sides[winner] if rule == "winner_deals" else state.sides[other(winner)]
+    scoring = rule == "winner_deals"
+    chosen = {seat for side, g in zip(state.sides, game_points) if bool(g) == scoring for seat in side}
     return next((dealer + k) % n for k in range(n) if (dealer + k) % n in chosen)

@@ -1,7 +1,7 @@
 """The immutable state of a Sixty-Six match, and its JSON round trip for snapshots.
 
 Shaped for N seats in play order and for sides (a side is a tuple of seats: one seat each with two
-players, the partnerships {0,2},{1,3} later with four). Per-side numbers are tuples indexed like
+or three players, the partnerships {0,2},{1,3} with four). Per-side numbers are tuples indexed like
 `State.sides`. Hands are tuples that may hold two equal strings (two-deck games); `meld_used` keeps,
 per seat, the cards of the hand already used in a marriage, so a K or Q counts in one marriage only.
 """
@@ -60,6 +60,8 @@ class Round:
     tricks_at_close: tuple[int, ...] | None = None  # per side
     totals_at_close: tuple[int, ...] | None = None  # per side, for closed_scoring=at_closing
     declarer: int | None = None
+    dead: tuple[str, ...] = ()  # 3p: the two cards set aside face down, out of play (never shown)
+    turned_card: str | None = None  # pagat 3p: the card dealt face up into dealer+1's hand (public)
 
 
 @dataclass(frozen=True)
@@ -99,7 +101,10 @@ class State:
 
 def new_state(options: dict, n_seats: int, first_dealer: int) -> State:
     opts = Options.from_dict(options)
-    sides = tuple((seat,) for seat in range(n_seats))
+    if opts.spec.partnerships:
+        sides = tuple(tuple(range(first, n_seats, 2)) for first in range(2))  # {0,2}, {1,3}
+    else:
+        sides = tuple((seat,) for seat in range(n_seats))
     return State(opts, n_seats, sides, (0,) * len(sides), AWAIT_DEAL, first_dealer)
 
 
@@ -216,7 +221,7 @@ def _dump_round(rnd: Round) -> dict:
         "closer": rnd.closer,
         "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
         "totals_at_close": None if rnd.totals_at_close is None else list(rnd.totals_at_close),
-        "declarer": rnd.declarer,
+        "declarer": rnd.declarer, "dead": list(rnd.dead), "turned_card": rnd.turned_card,
     }
 
 
@@ -232,6 +237,7 @@ def _load_round(d: dict) -> Round:
         meld_used=tuple(tuple(u) for u in d["meld_used"]), turn_meld=d["turn_meld"],
         closer=d["closer"], tricks_at_close=_opt_tuple(d["tricks_at_close"]),
         totals_at_close=_opt_tuple(d["totals_at_close"]), declarer=d["declarer"],
+        dead=tuple(d.get("dead", ())), turned_card=d.get("turned_card"),
     )
 
 

@@ -1,7 +1,8 @@
 """What one seat may know: `view(state, seat)` and `event_view(event, seat)` (seat None = spectator).
 
-Never rendered: another seat's hand, the stock's order, the dead cards of a closed stock, a card
-another seat drew from the face-down stock. Tricks, melds, exchanges and the face-up card are public.
+Never rendered: another seat's hand, the stock's order, the dead cards of a closed stock, the two dead
+cards of 3p, a card another seat drew from the face-down stock. Tricks, melds, exchanges, the face-up
+card (and pagat 3p's card dealt face up into a hand) are public.
 
 `view(...)["round"]` keys (None before the first deal): number, dealer, phase (lead / follow /
 after_trick / round_over / await_deal / match_over), leader, to_act, hand (own, sorted by suit S H D C
@@ -10,7 +11,9 @@ once drawn or closed), exchange_card, stock_size (face-up card included; dead ca
 stock_open, closed, closer, tricks_at_close [per side], trick [{seat, card}], tricks [{leader, cards,
 winner, points}], melds [{seat, suit, points, active}], turn_meld (suit melded at this lead),
 card_points, meld_points (active only), tricks_won [all per side, in `standing` order],
-last_trick_bonus (whether +10 can still be earned), declarer.
+last_trick_bonus (whether +10 can still be earned), declarer, target (66, or 101 in 4p),
+turned_card (pagat 3p: the card dealt face up into dealer+1's hand that set trump; None otherwise).
+exchange_card is None without a talon (pagat 3p), where no exchange exists.
 """
 from __future__ import annotations
 
@@ -57,7 +60,7 @@ def round_view(state: State, seat: int | None) -> dict:
         "hand_sizes": [len(hand) for hand in rnd.hands],
         "trump": rnd.trump_suit,
         "trump_card": face_up_card(rnd),
-        "exchange_card": opts.spec.exchange_rank + rnd.trump_suit,
+        "exchange_card": opts.spec.exchange_rank + rnd.trump_suit if opts.spec.talon else None,
         "stock_size": stock_size(rnd),
         "stock_open": stock_open(rnd),
         "closed": rnd.closer is not None,
@@ -74,6 +77,8 @@ def round_view(state: State, seat: int | None) -> dict:
         "tricks_won": list(tricks),
         "last_trick_bonus": rnd.closer is None and opts.last_trick_rule == "plus10",
         "declarer": rnd.declarer,
+        "target": opts.spec.target,
+        "turned_card": rnd.turned_card,
     }
 
 
@@ -89,8 +94,8 @@ def _dealt(data: dict, seat: int | None) -> dict:
         "round": data["round"], "dealer": data["dealer"], "trump_card": data["trump_card"],
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
-        "stock_size": len(data["stock"]) + 1,
-    }
+        "stock_size": len(data["stock"]) + 1 if data["stock"] else 0,  # the face-up card under it
+    }  # "dead" (3p) and "stock" are left out: nobody but operators sees them
 
 
 def _drew(data: dict, seat: int | None) -> dict:

@@ -18,10 +18,17 @@ def build_deck(non_dealer, dealer, trump_card, stock_top=(), variant="2p24"):
     return deck
 
 
+def seats_for(options) -> int:
+    """The number of seats the variant is played by."""
+    (n,) = RULES.seat_counts(options or {})
+    return n
+
+
 class Match:
     def __init__(self, options=None, first_dealer=0, deck=None):
-        self.options = RULES.normalize_options(options or {}, 2)
-        self.state = RULES.new_state(self.options, 2, first_dealer)
+        n = seats_for(options)
+        self.options = RULES.normalize_options(options or {}, n)
+        self.state = RULES.new_state(self.options, n, first_dealer)
         self.events = []
         if deck is not None:
             self.deal(deck)
@@ -67,6 +74,16 @@ class Match:
         if draw and self.state.phase == "after_trick":
             self.draw(self.state.round.to_play)
 
+    def round_of(self, *plays, draw=True):
+        """Plays one trick of any size, cards in play order from the seat to play; draws if due."""
+        assert len(plays) == self.state.n_seats
+        seat = self.state.round.to_play
+        for k, card in enumerate(plays):
+            self.play((seat + k) % self.state.n_seats, card)
+        if draw and self.state.phase == "after_trick":
+            self.draw(self.state.round.to_play)
+        return self.state.round.tricks[-1]
+
     def view(self, seat):
         return RULES.view(self.state, seat)
 
@@ -79,7 +96,7 @@ def bot_view(state, seat):
     return {**RULES.view(state, seat), "seat": seat, "legal_actions": RULES.legal_actions(state, seat)}
 
 
-def play_match(options, seed, levels=("random", "random"), first_dealer=0, on_step=None, max_rounds=200):
+def play_match(options, seed, levels=None, first_dealer=0, on_step=None, max_rounds=200):
     """Plays a whole match with bots, shuffling from `seed`; returns (final state, all events).
 
     `on_step(state, events)` is called after every action, if given.
@@ -90,8 +107,10 @@ def play_match(options, seed, levels=("random", "random"), first_dealer=0, on_st
     from games.sixtysix import bots
 
     rng = random.Random(seed)
-    options = RULES.normalize_options(options, 2)
-    state = RULES.new_state(options, 2, first_dealer)
+    n = seats_for(options)
+    levels = levels or ("random",) * n
+    options = RULES.normalize_options(options, n)
+    state = RULES.new_state(options, n, first_dealer)
     log = []
     while state.phase != "match_over" and state.rounds_dealt <= max_rounds:
         system = RULES.pending_system_action(state)

@@ -14,7 +14,7 @@ ROUND_KEYS = {
     "number", "dealer", "phase", "leader", "to_act", "hand", "hand_sizes", "trump", "trump_card",
     "exchange_card", "stock_size", "stock_open", "closed", "closer", "tricks_at_close", "trick",
     "tricks", "melds", "turn_meld", "card_points", "meld_points", "tricks_won", "last_trick_bonus",
-    "declarer",
+    "declarer", "target", "turned_card",
 }
 
 
@@ -130,7 +130,7 @@ def test_system_hooks():
     assert RULES.pending_system_action(m.state) == {"type": "score_round"}
     m.score()
     assert RULES.is_round_boundary(m.events[-1]) and not RULES.is_round_boundary(m.events[1])
-    assert RULES.name == "sixty-six" and RULES.engine_version == "66.1"
+    assert RULES.name == "sixty-six" and RULES.engine_version == "66.2"
 
 
 def test_dump_and_load_round_trip_through_json():

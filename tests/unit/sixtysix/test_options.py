@@ -15,7 +15,7 @@ def test_defaults_are_filled_in():
         "meld_after_close": False, "false_declaration": "two_or_three", "last_trick_rule": "plus10",
         "closed_scoring": "final_totals", "non_closer_may_exchange_at_close": False,
         "min_stock_to_close": 0, "min_stock_for_exchange": 0, "schneider_threshold": 33,
-        "draw_bonus": False,
+        "draw_bonus": False, "profile": "sixty_six", "three_player_mode": "talon_with_dead_cards",
     }
 
 
@@ -27,8 +27,8 @@ def test_snake_case_values_and_first_dealer_are_accepted():
 
 
 @pytest.mark.parametrize("options, n, field", [
-    ({"variant": "3p"}, 3, "variant"),
-    ({"variant": "4p"}, 4, "variant"),
+    ({"variant": "3p"}, 2, "variant"),
+    ({"variant": "4p"}, 3, "variant"),
     ({"variant": "5p"}, 2, "variant"),
     ({"variant": "2p24"}, 3, "variant"),
     ({"dealerRule": "alternate"}, 2, "dealerRule"),
@@ -40,6 +40,11 @@ def test_snake_case_values_and_first_dealer_are_accepted():
     ({"schneider_threshold": -1}, 2, "schneider_threshold"),
     ({"first_dealer": 2}, 2, "first_dealer"),
     ({"three_player_mode": "pagat_no_talon"}, 2, "three_player_mode"),
+    ({"variant": "4p", "three_player_mode": "pagat_no_talon"}, 4, "three_player_mode"),
+    ({"variant": "3p", "three_player_mode": "pagatNoTalon"}, 3, "three_player_mode"),
+    ({"profile": "schnapsen66"}, 2, "profile"),
+    ({"variant": "3p", "three_player_mode": "pagat_no_talon", "min_stock_to_close": 1}, 3, "min_stock_to_close"),
+    ({"variant": "4p", "schneider_threshold": 102}, 4, "schneider_threshold"),
 ])
 def test_bad_options_name_their_field(options, n, field):
     with pytest.raises(OptionError) as err:
@@ -47,15 +52,22 @@ def test_bad_options_name_their_field(options, n, field):
     assert err.value.field == field
 
 
-def test_later_variants_say_not_available_yet():
-    with pytest.raises(OptionError, match="not available yet"):
-        RULES.normalize_options({"variant": "3p"}, 3)
+def test_three_and_four_player_variants_are_available():
+    three = RULES.normalize_options({"variant": "3p"}, 3)
+    assert three["schneider_threshold"] == 33 and three["three_player_mode"] == "talon_with_dead_cards"
+    four = RULES.normalize_options({"variant": "4p"}, 4)
+    assert four["schneider_threshold"] == 51  # RULES §2.9: half is 51 with four players
+    assert RULES.seat_counts(three) == {3} and RULES.seat_counts(four) == {4}
 
 
 def test_seat_counts_and_decks():
     assert RULES.seat_counts({}) == {2} and RULES.seat_counts({"variant": "2p20"}) == {2}
     assert len(RULES.deck({})) == 24 and len(RULES.deck({"variant": "2p20"})) == 20
     assert len(set(RULES.deck({"variant": "2p32"}))) == 32
+    assert len(RULES.deck({"variant": "3p"})) == 32
+    assert len(RULES.deck({"variant": "3p", "three_player_mode": "pagat_no_talon"})) == 24
+    four = RULES.deck({"variant": "4p"})
+    assert len(four) == 48 and len(set(four)) == 24  # two identical 24-card decks
 
 
 def test_2p20_deals_three_then_two_and_exchanges_the_jack():
