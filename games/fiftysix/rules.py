@@ -1,0 +1,193 @@
+"""`decide(state, seat, action) -> events`: check an action, then say what happened.
+
+Order of refusal: a malformed action -> ActionShapeError; a seat the game is not waiting for ->
+NotYourTurn; a move the rules forbid -> RuleError (legal.py). Nothing here mutates: where one action
+leads to several events (the call that ends the auction, the last card of a trick), the later ones are
+worked out on states that `evolve` returns.
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+from games import cards
+from games.errors import ActionShapeError, NotYourTurn
+from games.fiftysix.evolve import evolve
+from games.fiftysix.legal import DENOMINATIONS, SYSTEM_ACTIONS, check
+from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, deck, pack_for, ranks_for
+from games.fiftysix.scoring import round_result
+from games.fiftysix.state import (
+    AWAIT_DEAL, ROUND_OVER, Contract, State, active_seats, dump_contract, dump_result, next_active,
+)
+
+# Bidding conventions (RULES §1.5): talk to the partner, shown to everyone, no rules effect.
+CONVENTIONS = {
+    "number_first": 'said number first, "28 diamonds"',
+    "suit_first": 'said suit first, "diamonds 28"',
+    "plus_one": "a raise of one over the standing bid",
+    "plus_two": "a raise of two over the standing bid",
+    "plus_three": "a raise of three over the standing bid",
+    "plus_four": "a raise of four over the standing bid",
+    "no": 'the informative "No": void in the suit bid last',
+}
+SHAPES = {  # action type -> (required fields, optional fields) besides "type"
+    "bid": ({"value", "suit"}, {"convention"}), "pass": (set(), set()), "double": (set(), set()),
+    "redouble": (set(), set()), "play": ({"card"}, set()), "deal": ({"deck"}, set()),
+    "score_round": (set(), set()),
+}
+
+
+def event(kind: str, actor: int | None, data: dict) -> dict:
+    return {"type": kind, "actor": actor, "data": data}
+
+
+def check_shape(action: object) -> str:
+    if not isinstance(action, dict) or action.get("type") not in SHAPES:
+        raise ActionShapeError(f"unknown action; one of {', '.join(SHAPES)}")
+    kind = action["type"]
+    required, optional = SHAPES[kind]
+    fields = set(action) - {"type"}
+    if not required <= fields <= required | optional:
+        raise ActionShapeError(f"{kind} takes the fields {sorted(required | {'type'})}"
+                               + (f" and optionally {sorted(optional)}" if optional else ""))
+    if kind == "play" and not cards.is_card(action["card"]):
+        raise ActionShapeError(f"not a card: {action['card']!r} (rank then suit, e.g. 'JS')")
+    if kind == "bid":
+        _check_bid_shape(action)
+    return kind
+
+
+def _check_bid_shape(action: dict) -> None:
+    value = action["value"]
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ActionShapeError(f"a bid's value is a whole number, not {value!r}")
+    if action["suit"] not in DENOMINATIONS:
+        raise ActionShapeError(f"a bid's suit is one of {' '.join(DENOMINATIONS)}, not {action['suit']!r}")
+    if "convention" in action and action["convention"] not in CONVENTIONS:
+        raise ActionShapeError(f"unknown convention {action['convention']!r}; one of {', '.join(CONVENTIONS)}")
+
+
+def decide(state: State, seat: int | None, action: dict) -> list[dict]:
+    kind = check_shape(action)
+    if kind in SYSTEM_ACTIONS:
+        if seat is not None:
+            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
+        return SYSTEM[kind](state, action)
+    if seat is None:
+        raise NotYourTurn("the system takes no player actions")
+    check(state, seat, action)
+    return PLAYER[kind](state, seat, action)
+
+
+# --- system actions ---------------------------------------------------------------------------------
+
+def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[list[str]]]:
+    """RULES §1.4: the whole pack in batches of 4, in play order from dealer+1, active seats only.
+
+    After an elimination the pack shrinks (RULES §1.9: 8 -> 6 players drops the 8s and 7s). The table
+    keeps offering the match's first pack, so its order is kept and the unused ranks are left out.
+    """
+    active = active_seats(state)
+    ranks = ranks_for(len(active))
+    pack = [c for c in pack if cards.rank_of(c) in ranks]
+    hands: list[list[str]] = [[] for _ in range(state.n_seats)]
+    seat = state.dealer
+    for start in range(0, len(pack), BATCH):
+        seat = next_active(state, seat, active)
+        hands[seat] += pack[start:start + BATCH]
+    return active, hands
+
+
+def deal(state: State, action: dict) -> list[dict]:
+    if state.phase != AWAIT_DEAL:
+        raise NotYourTurn("no deal is due now")
+    pack = action["deck"]
+    active = active_seats(state)
+    allowed = (Counter(pack_for(len(active))), Counter(deck(state.options.as_dict())))
+    if not isinstance(pack, list) or Counter(map(str, pack)) not in allowed:
+        raise ActionShapeError(f"deck must be an ordering of the {len(pack_for(len(active)))}-card pack")
+    active, hands = deal_cards(state, pack)
+    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": state.dealer,
+                                  "active": list(active), "hands": hands})]
+
+
+def standing(state: State, tables) -> list[dict]:
+    return [{"seats": list(team), "score": score} for team, score in zip(state.teams, tables)]
+
+
+def score_round(state: State, action: dict) -> list[dict]:
+    if state.phase != ROUND_OVER:
+        raise NotYourTurn("no deal is waiting to be scored")
+    result = round_result(state)
+    table = standing(state, result.tables)
+    events = [event("round_scored", None, {**dump_result(result), "standing": table})]
+    left = [t for t, tables in enumerate(result.tables) if tables > 0]
+    if len(left) == 1:  # RULES §1.9: the last team with tables wins
+        events.append(event("match_ended", None, {"winner": list(state.teams[left[0]]), "standing": table}))
+    return events
+
+
+SYSTEM = {"deal": deal, "score_round": score_round}
+
+
+# --- player actions ---------------------------------------------------------------------------------
+
+def call(state: State, seat: int, action: dict) -> list[dict]:
+    data = {"seat": seat, "call": action["type"]}
+    if action["type"] == "bid":
+        data.update(value=action["value"], suit=action["suit"], convention=action.get("convention"))
+    events = [event("called", seat, data)]
+    after = evolve(state, events[-1])
+    ending = auction_end(after, action["type"])
+    if ending is not None:
+        events.append(ending)
+    return events
+
+
+def auction_end(state: State, last: str) -> dict | None:
+    """The event that closes the auction after this call, or None while it goes on (RULES §1.5)."""
+    rnd = state.round
+    if last == "redouble":  # the redouble ends the auction at once
+        return _contract_event(state)
+    if rnd.high_bid is None:
+        everyone_passed = (len(rnd.passed) == len(rnd.active) if state.options.pass_is_final
+                           else rnd.pass_count == len(rnd.active))
+        return _all_pass_event(state) if everyone_passed else None
+    if state.options.pass_is_final:  # §1.11a.1: over when the turn comes back to the last bidder/doubler
+        return _contract_event(state) if rnd.to_play == rnd.last_caller else None
+    return _contract_event(state) if rnd.pass_count == len(rnd.active) - 1 else None
+
+
+def _contract_event(state: State) -> dict:
+    rnd = state.round
+    high = rnd.high_bid
+    contract = Contract(high.seat, high.value, high.suit, rnd.level)
+    return event("auction_ended", None, {"contract": dump_contract(contract)})
+
+
+def _all_pass_event(state: State) -> dict:
+    rnd = state.round
+    if state.options.all_pass_contract == "redeal":  # §1.11a.3: the same dealer deals again
+        return event("thrown_in", None, {"dealer": rnd.dealer})
+    first = next_active(state, rnd.dealer, rnd.active)  # dealer+1 counts as the declarer
+    contract = Contract(first, 28, "NT", 0, all_pass=True)
+    return event("auction_ended", None, {"contract": dump_contract(contract)})
+
+
+def play(state: State, seat: int, action: dict) -> list[dict]:
+    events = [event("played", seat, {"seat": seat, "card": action["card"]})]
+    after = evolve(state, events[-1])
+    plays = after.round.trick
+    if len(plays) < len(after.round.active):
+        return events
+    trump = after.round.contract.trump
+    winner = plays[cards.winning_index([p.card for p in plays], trump, RANK_ORDER)].seat
+    points = sum(CARD_POINTS[cards.rank_of(p.card)] for p in plays)
+    events.append(event("trick_taken", None, {
+        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}))
+    after = evolve(after, events[-1])
+    if not any(after.round.hands):
+        events.append(event("round_ended", None, {}))
+    return events
+
+
+PLAYER = {"bid": call, "pass": call, "double": call, "redouble": call, "play": play}
