@@ -1,22 +1,29 @@
 """The table: one match of any game, with its seats and players, as a pure fold over events.
 
 A game engine knows cards and rules; the table adds what every game shares: who sits where, who has
-claimed a seat, when the match starts, the decks it will deal, and the seat's whole view as the API
-renders it. It is generic over games (the engine is looked up in games.registry) and pure like them.
+claimed a seat, when the match starts, the decks it will deal, turn timers and bot takeover, and the
+seat's whole view as the API renders it. It is generic over games (the engine is looked up in
+games.registry) and pure like them.
 
 Table events (the game's own events follow them in the same stream):
 
-| type            | data                                                              | who sees what                  |
-|-----------------|-------------------------------------------------------------------|--------------------------------|
-| `match_created` | game_id, game, options, seats [{kind, level}], first_dealer,      | `seed` and `decks` operators   |
-|                 | seed, decks                                                       | only                           |
-| `seat_claimed`  | seat, name, token_hash                                            | `token_hash` operators only    |
+| type              | data                                                      | who sees what                 |
+|-------------------|-----------------------------------------------------------|-------------------------------|
+| `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed` and `decks` operators  |
+|                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | only                          |
+| `seat_claimed`    | seat, name, token_hash                                    | `token_hash` operators only   |
+| `turn_timed_out`  | seat, consecutive (after the bot's move made for the seat) | public                        |
+| `seat_taken_over` | seat (a bot plays it until its human acts again)          | public                        |
+| `seat_returned`   | seat (the human acted again with the seat's token)        | public                        |
+| `seat_reset`      | seat (operator: the token is revoked, the seat reopens)   | public                        |
+| `match_abandoned` | idle_s (no event for that long: the match is closed)      | public                        |
 
 Two event-type conventions are shared with every engine: `dealt` starts a deal (the table counts them
 to pick the next deck) and `match_ended` ends the match.
 
-Status: `waiting` while a human seat is open, `active` once every seat is taken, `finished` after
-`match_ended`.
+Status: `waiting` until the first deal (a human seat is open), `active` from then on, `finished` after
+`match_ended` or `match_abandoned`. A human seat that is open during play (reset by the operator) or
+taken over after timeouts is played by a `basic` bot until a human takes it (back).
 """
 from __future__ import annotations
 
@@ -30,6 +37,10 @@ from games.registry import BOT_LEVELS, bots_for, game_names, rules_for
 
 SEAT_KINDS = ("human", "bot")
 OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
+STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
+TURN_TIMEOUT_RANGE = (1, 86_400)
+TAKEOVER_RANGE = (1, 20)
+DEFAULT_TAKEOVER_AFTER = 2
 
 
 @dataclass(frozen=True)
@@ -38,10 +49,16 @@ class Seat:
     level: str | None = None       # bot level
     name: str | None = None        # set when claimed (bots are named at creation)
     token_hash: str | None = None  # sha256 of the seat token; never rendered
+    timeouts: int = 0              # turns in a row the human let run out
+    taken_over: bool = False       # a bot plays the seat until its human acts again
 
     @property
     def open(self) -> bool:
         return self.kind == "human" and self.token_hash is None
+
+    @property
+    def played_by_bot(self) -> bool:
+        return self.kind == "bot" or self.taken_over or self.open
 
 
 @dataclass(frozen=True)
@@ -57,6 +74,9 @@ class Table:
     version: int = 0
     deals: int = 0                 # how many deals have happened (indexes `decks` and the seeded shuffles)
     finished: bool = False
+    abandoned: bool = False
+    turn_timeout_s: int | None = None
+    takeover_after: int = DEFAULT_TAKEOVER_AFTER
 
     @property
     def rules(self):
@@ -66,7 +86,7 @@ class Table:
     def status(self) -> str:
         if self.finished:
             return "finished"
-        return "waiting" if any(s.open for s in self.seats) else "active"
+        return "active" if self.deals else "waiting"
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -79,31 +99,38 @@ def create(game_id: str, game: str, options: dict, seats: list[dict], seed: int,
         raise OptionError("game", f"unknown game {game!r}; choose one of {', '.join(game_names())}")
     rules = rules_for(game)
     options = dict(options or {})
-    first_dealer = options.pop("first_dealer", None)
+    table_options = {name: options.pop(name, None) for name in ("first_dealer", "turn_timeout_s", "takeover_after")}
     normalized = rules.normalize_options(options, len(seats))
     if len(seats) not in rules.seat_counts(normalized):
         counts = ", ".join(str(n) for n in sorted(rules.seat_counts(normalized)))
         raise OptionError("seats", f"{game} with these options is played by {counts} players, not {len(seats)}")
+    first_dealer = table_options["first_dealer"]
     if first_dealer is None:
         first_dealer = random.Random(seed).randrange(len(seats))
-    elif not (isinstance(first_dealer, int) and not isinstance(first_dealer, bool)
-              and 0 <= first_dealer < len(seats)):
-        raise OptionError("first_dealer", f"first_dealer must be a seat number from 0 to {len(seats) - 1}")
+    _check_int("first_dealer", first_dealer, 0, len(seats) - 1)
+    timeout = table_options["turn_timeout_s"]
+    if timeout is not None:
+        _check_int("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
+    takeover_after = table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER
+    _check_int("takeover_after", takeover_after, *TAKEOVER_RANGE)
     _check_decks(rules.deck(normalized), decks or [])
     created = {"type": "match_created", "actor": None, "data": {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
+        "turn_timeout_s": timeout, "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
         "seed": seed, "decks": [list(d) for d in decks or []]}}
     table = evolve(None, created)
-    return [created] + (system_step(table) if table.status == "active" else [])
+    return [created] + _start_when_full(table)
 
 
 def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> list[dict]:
     """A player takes an open human seat; the last one to sit down starts the first deal."""
-    if table.status != "waiting":
-        raise SeatUnavailable(f"the match is {table.status}: no seat is open")
+    if table.finished:
+        raise SeatUnavailable("the match is finished: no seat is open")
     if seat is None:
-        seat = next(i for i, s in enumerate(table.seats) if s.open)
+        seat = next((i for i, s in enumerate(table.seats) if s.open), None)
+        if seat is None:
+            raise SeatUnavailable("no human seat is open")
     elif not 0 <= seat < len(table.seats):
         raise SeatUnavailable(f"there is no seat {seat}: seats are 0 to {len(table.seats) - 1}")
     elif not table.seats[seat].open:
@@ -111,17 +138,46 @@ def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> li
         raise SeatUnavailable(f"seat {seat} is {what}")
     claimed = {"type": "seat_claimed", "actor": seat,
                "data": {"seat": seat, "name": name, "token_hash": token_hash}}
-    after = evolve(table, claimed)
-    return [claimed] + (system_step(after) if after.status == "active" else [])
+    return [claimed] + _start_when_full(evolve(table, claimed))
 
 
 def act(table: Table, seat: int, action: Any) -> list[dict]:
-    """A seat's action, checked by the game's rules."""
+    """A seat's action, checked by the game's rules. A taken-over seat's human takes it back."""
     if table.status != "active":
         raise NotActive(f"the match is {table.status}; actions are accepted while it is active")
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
         raise ActionShapeError("an action is a JSON object with a string field 'type'")
-    return table.rules.decide(table.state, seat, action)
+    events = table.rules.decide(table.state, seat, action)
+    if table.seats[seat].taken_over:
+        events = [{"type": "seat_returned", "actor": seat, "data": {"seat": seat}}, *events]
+    return events
+
+
+def bot_move(table: Table, seat: int) -> list[dict]:
+    """The move of the bot that plays `seat` (a bot's seat, or a human seat it stands in for)."""
+    return table.rules.decide(table.state, seat, bot_choice(table, seat))
+
+
+def time_out(table: Table, seat: int) -> list[dict]:
+    """The human at `seat` let the turn time run out: the stand-in bot moves, and after
+    `takeover_after` timeouts in a row it keeps the seat until the human acts again."""
+    consecutive = table.seats[seat].timeouts + 1
+    events = bot_move(table, seat)
+    events.append({"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}})
+    if consecutive >= table.takeover_after:
+        events.append({"type": "seat_taken_over", "actor": None, "data": {"seat": seat}})
+    return events
+
+
+def reset_seat(table: Table, seat: int) -> list[dict]:
+    """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile)."""
+    if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
+        raise SeatUnavailable(f"seat {seat} is not a human seat of this match")
+    return [{"type": "seat_reset", "actor": None, "data": {"seat": seat}}]
+
+
+def abandon(table: Table, idle_s: int) -> list[dict]:
+    return [{"type": "match_abandoned", "actor": None, "data": {"idle_s": idle_s}}]
 
 
 def system_step(table: Table) -> list[dict]:
@@ -150,12 +206,23 @@ def next_deck(table: Table) -> list[str]:
 
 
 def followups(table: Table) -> list[tuple[str, int | None]]:
-    """Work the workers must do now: ("advance", None) for a system step, ("bot", seat) per bot to act."""
+    """Work the workers must do now: ("advance", None) for a system step, ("bot", seat) for a seat a
+    bot plays, ("timeout", seat) for a human whose turn timer runs."""
     if table.status != "active":
         return []
     if table.rules.pending_system_action(table.state) is not None:
         return [("advance", None)]
-    return [("bot", s) for s in table.rules.to_act(table.state) if table.seats[s].kind == "bot"]
+    work: list[tuple[str, int | None]] = []
+    for s in table.rules.to_act(table.state):
+        if table.seats[s].played_by_bot:
+            work.append(("bot", s))
+        elif table.turn_timeout_s:
+            work.append(("timeout", s))
+    return work
+
+
+def _start_when_full(table: Table) -> list[dict]:
+    return system_step(table) if table.deals == 0 and not any(s.open for s in table.seats) else []
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -164,24 +231,49 @@ def followups(table: Table) -> list[tuple[str, int | None]]:
 def evolve(table: Table | None, event: dict) -> Table:
     kind, data = event["type"], event["data"]
     if kind == "match_created":
-        rules = rules_for(data["game"])
-        seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name")) for s in data["seats"])
-        return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
-                     first_dealer=data["first_dealer"], seed=data["seed"],
-                     decks=tuple(tuple(d) for d in data.get("decks") or ()),
-                     state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
+        return _created(data)
     assert table is not None, "a table starts with match_created"
     table = replace(table, version=table.version + 1)
-    if kind == "seat_claimed":
-        seats = list(table.seats)
-        seats[data["seat"]] = replace(seats[data["seat"]], name=data["name"], token_hash=data["token_hash"])
-        return replace(table, seats=tuple(seats))
+    if kind in _SEAT_EVENTS:
+        return _with_seat(table, data["seat"], **_SEAT_EVENTS[kind](data))
+    if kind == "match_abandoned":
+        return replace(table, finished=True, abandoned=True)
+    actor = event.get("actor")
+    if isinstance(actor, int) and table.seats[actor].timeouts:
+        table = _with_seat(table, actor, timeouts=0)  # the seat moved: its timeouts are no longer in a row
     table = replace(table, state=table.rules.evolve(table.state, event))
     if kind == "dealt":
         table = replace(table, deals=table.deals + 1)
     elif kind == "match_ended":
         table = replace(table, finished=True)
     return table
+
+
+# How each table event changes its seat.
+_SEAT_EVENTS = {
+    "seat_claimed": lambda d: {"name": d["name"], "token_hash": d["token_hash"], "timeouts": 0, "taken_over": False},
+    "turn_timed_out": lambda d: {"timeouts": d["consecutive"]},
+    "seat_taken_over": lambda d: {"taken_over": True},
+    "seat_returned": lambda d: {"taken_over": False, "timeouts": 0},
+    "seat_reset": lambda d: {"name": None, "token_hash": None, "timeouts": 0, "taken_over": False},
+}
+
+
+def _created(data: dict) -> Table:
+    rules = rules_for(data["game"])
+    seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name")) for s in data["seats"])
+    return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
+                 first_dealer=data["first_dealer"], seed=data["seed"],
+                 decks=tuple(tuple(d) for d in data.get("decks") or ()),
+                 turn_timeout_s=data.get("turn_timeout_s"),
+                 takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
+                 state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
+
+
+def _with_seat(table: Table, seat: int, **changes) -> Table:
+    seats = list(table.seats)
+    seats[seat] = replace(seats[seat], **changes)
+    return replace(table, seats=tuple(seats))
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -192,8 +284,10 @@ def seat_view(table: Table, seat: int | None) -> dict:
     game_part = rules.view(table.state, seat)
     standing = game_part.get("standing", [])
     legal = rules.legal_actions(table.state, seat) if seat is not None and table.status == "active" else []
+    options = {**table.options, "first_dealer": table.first_dealer, "turn_timeout_s": table.turn_timeout_s,
+               "takeover_after": table.takeover_after}
     return {
-        "game_id": table.game_id, "game": table.game, "options": {**table.options, "first_dealer": table.first_dealer},
+        "game_id": table.game_id, "game": table.game, "options": options,
         "version": table.version, "status": table.status, "seat": seat,
         "players": [_player(table, i, standing) for i in range(len(table.seats))],
         "to_act": rules.to_act(table.state) if table.status == "active" else [],
@@ -206,9 +300,11 @@ def event_view(table_game: str, event: dict, seat: int | None, operator: bool = 
     """The event data as the caller may see it. Operators see everything."""
     if operator:
         return event
-    hidden = OPERATOR_ONLY.get(event["type"])
-    if hidden is not None:
+    if event["type"] in OPERATOR_ONLY:
+        hidden = OPERATOR_ONLY[event["type"]]
         return {**event, "data": {k: v for k, v in event["data"].items() if k not in hidden}}
+    if event["type"] in _SEAT_EVENTS or event["type"] == "match_abandoned":
+        return event
     return rules_for(table_game).event_view(event, seat)
 
 
@@ -216,7 +312,8 @@ def bot_choice(table: Table, seat: int) -> dict:
     """The bot's action, chosen from exactly the view its seat gets, with a seed fixed by the position."""
     view = seat_view(table, seat)
     rng = random.Random(f"{table.seed}:{table.version}:{seat}")
-    return bots_for(table.game).choose(view, table.seats[seat].level, rng)
+    level = table.seats[seat].level if table.seats[seat].kind == "bot" else STAND_IN_LEVEL
+    return bots_for(table.game).choose(view, level, rng)
 
 
 def seat_of_token(table: Table, token_hash: str) -> int | None:
@@ -229,6 +326,11 @@ def seat_of_token(table: Table, token_hash: str) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------------
+
+def _check_int(field: str, value: Any, low: int, high: int) -> None:
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise OptionError(field, f"{field} must be a whole number from {low} to {high}")
+
 
 def _seat_spec(index: int, seat: dict) -> dict:
     kind = seat.get("kind")
@@ -253,25 +355,26 @@ def _player(table: Table, seat: int, standing: list[dict]) -> dict:
     sides = [side["seats"] for side in standing]
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
     return {"seat": seat, "kind": s.kind, "name": s.name, "level": s.level, "team": team,
-            "claimed": s.kind == "bot" or s.token_hash is not None}
+            "claimed": s.kind == "bot" or s.token_hash is not None, "taken_over": s.taken_over}
 
 
 # ---------------------------------------------------------------------------------------------------
 # Snapshots: a table as plain data and back
 
+_TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "finished",
+                 "abandoned", "turn_timeout_s", "takeover_after")
+
+
 def dump(table: Table) -> dict:
-    return {"game_id": table.game_id, "game": table.game, "options": table.options,
-            "seats": [dict(vars(s)) for s in table.seats], "first_dealer": table.first_dealer,
-            "seed": table.seed, "decks": [list(d) for d in table.decks], "version": table.version,
-            "deals": table.deals, "finished": table.finished, "state": table.rules.dump_state(table.state)}
+    return {**{name: getattr(table, name) for name in _TABLE_FIELDS},
+            "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
+            "state": table.rules.dump_state(table.state)}
 
 
 def load(data: dict) -> Table:
-    rules = rules_for(data["game"])
-    return Table(game_id=data["game_id"], game=data["game"], options=data["options"],
-                 seats=tuple(Seat(**s) for s in data["seats"]), first_dealer=data["first_dealer"],
-                 seed=data["seed"], decks=tuple(tuple(d) for d in data["decks"]), version=data["version"],
-                 deals=data["deals"], finished=data["finished"], state=rules.load_state(data["state"]))
+    return Table(**{name: data[name] for name in _TABLE_FIELDS},
+                 seats=tuple(Seat(**s) for s in data["seats"]), decks=tuple(tuple(d) for d in data["decks"]),
+                 state=rules_for(data["game"]).load_state(data["state"]))
 
 
 def is_snapshot_point(event: dict) -> bool:

@@ -112,6 +112,7 @@ class Player(Schema):
     level = fields.String(allow_none=True, required=True)
     team = fields.Integer(allow_none=True, required=True)
     claimed = fields.Boolean(required=True)
+    taken_over = fields.Boolean(required=True, metadata={"description": "A bot plays this human seat after its turn timer ran out; the human takes it back by acting"})
 
 
 class Side(Schema):

@@ -13,6 +13,7 @@ import logging
 import secrets
 import uuid
 from dataclasses import dataclass
+from datetime import datetime
 
 import orjson
 import redis
@@ -33,6 +34,7 @@ TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load
 # Without If-Match, a request that lost a race is decided again on the new state this many times.
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
+SWEEP_LIMIT = 10_000
 
 
 class UnknownGame(Exception):
@@ -175,21 +177,44 @@ class Talon:
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.followups(table):
             return False
-        action = tables.bot_choice(table, seat)
-        return self._commit_job(game_id, table, tables.act(table, seat, action))
+        return self._commit_job(game_id, table, tables.bot_move(table, seat))
 
-    def sweep(self, limit: int = 1000) -> int:
-        """Re-enqueue what a crash between an append and its enqueue left undone. Returns games touched."""
+    def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
+        """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
+        table = self.table(game_id)
+        if table.version != version or ("timeout", seat) not in tables.followups(table):
+            return False
+        return self._commit_job(game_id, table, tables.time_out(table, seat))
+
+    def reset_seat(self, game_id: str, seat: int) -> tables.Table:
+        """Operator: revoke a seat's token; the seat reopens for claiming and a bot plays it meanwhile."""
+        table = self.table(game_id)
+        events = tables.reset_seat(table, seat)
+        after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+        self.jobs.followups(after)
+        return after
+
+    def sweep(self, now_ms: int, idle_expiry_s: int, limit: int = SWEEP_LIMIT) -> int:
+        """Close matches idle longer than `idle_expiry_s`, and re-enqueue what a crash between an
+        append and its enqueue left undone. Returns the number of games touched."""
         touched = 0
-        ids, _ = self.store.lobby("active", 0, limit)
-        for game_id in ids:
-            try:
-                table = self.table(game_id)
-            except UnknownGame:
-                continue
-            if tables.followups(table) and self.jobs.followups(table, repair=True):
-                touched += 1
+        for status in ("waiting", "active"):
+            ids, _ = self.store.lobby(status, 0, limit)
+            for game_id in ids:
+                touched += self._sweep_one(game_id, now_ms, idle_expiry_s)
         return touched
+
+    def _sweep_one(self, game_id: str, now_ms: int, idle_expiry_s: int) -> int:
+        try:
+            table = self.table(game_id)
+        except UnknownGame:
+            return 0
+        last = self.store.read(game_id, after=table.version - 1)
+        idle_s = (now_ms - _epoch_ms(last[0].at)) // 1000 if last else 0
+        if idle_s >= idle_expiry_s:
+            events = tables.abandon(table, int(idle_s))
+            return int(self._commit_job(game_id, table, events))
+        return int(bool(tables.followups(table)) and self.jobs.followups(table, repair=True) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -220,6 +245,10 @@ class Talon:
         open_seats = sum(1 for s in after.seats if s.open)
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
                 "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+
+
+def _epoch_ms(iso: str) -> int:
+    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def _lobby_entry(game_id: str, meta: dict) -> dict:

@@ -20,6 +20,8 @@ log = logging.getLogger("talon.dispatch")
 JOB_TIMEOUT_S = 60
 RESULT_TTL_S = 60  # finished jobs only guard their id briefly; every job re-checks the version anyway
 FAILURE_TTL_S = 3600
+JOB_FUNCTIONS = {"advance": "workers.jobs.advance", "bot": "workers.jobs.bot_turn",
+                 "timeout": "workers.jobs.turn_timeout"}
 
 
 def job_id(kind: str, game_id: str, version: int, seat: int | None) -> str:
@@ -42,19 +44,19 @@ class Dispatcher:
             jid = job_id(kind, table.game_id, table.version, seat)
             if repair and not self._replaceable(jid):
                 continue
-            new += self._enqueue(kind, jid, table.game_id, table.version, seat)
+            new += self._enqueue(kind, jid, table, seat)
         return new
 
-    def _enqueue(self, kind: str, jid: str, game_id: str, version: int, seat: int | None) -> int:
-        func = "workers.jobs.advance" if kind == "advance" else "workers.jobs.bot_turn"
-        args = (game_id, version) if seat is None else (game_id, version, seat)
+    def _enqueue(self, kind: str, jid: str, table: tables.Table, seat: int | None) -> int:
+        args = (table.game_id, table.version) if seat is None else (table.game_id, table.version, seat)
         options = dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
                        failure_ttl=FAILURE_TTL_S)
+        delay = {"bot": self.bot_delay_s, "timeout": table.turn_timeout_s or 0}.get(kind, 0)
         try:
-            if kind == "bot" and self.bot_delay_s > 0:
-                self.queue.enqueue_in(timedelta(seconds=self.bot_delay_s), func, *args, **options)
+            if delay > 0:
+                self.queue.enqueue_in(timedelta(seconds=delay), JOB_FUNCTIONS[kind], *args, **options)
             else:
-                self.queue.enqueue(func, *args, **options)
+                self.queue.enqueue(JOB_FUNCTIONS[kind], *args, **options)
         except DuplicateJobError:
             return 0
         return 1

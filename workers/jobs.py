@@ -15,6 +15,7 @@ from service.usecases import Talon
 log = logging.getLogger("talon.jobs")
 
 SWEEP_INTERVAL_S = int(os.environ.get("TALON_SWEEP_INTERVAL_S", "30"))
+IDLE_EXPIRY_S = int(os.environ.get("TALON_IDLE_EXPIRY_S", str(7 * 24 * 3600)))
 
 _app: Talon | None = None
 
@@ -40,9 +41,14 @@ def bot_turn(game_id: str, version: int, seat: int) -> bool:
     return _talon().bot_turn(game_id, version, seat)
 
 
+def turn_timeout(game_id: str, version: int, seat: int) -> bool:
+    """A human's turn timer ran out: a basic bot moves for them (nothing if they acted meanwhile)."""
+    return _talon().turn_timeout(game_id, version, seat)
+
+
 def sweep() -> int:
-    """Repair lost follow-ups, then schedule the next sweep."""
-    touched = _talon().sweep()
+    """Close long-idle matches and repair lost follow-ups, then schedule the next sweep."""
+    touched = _talon().sweep(now_ms=int(time.time() * 1000), idle_expiry_s=IDLE_EXPIRY_S)
     if touched:
         log.info("sweeper re-enqueued work for %d games", touched)
     job = get_current_job()

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from flask_smorest import Blueprint
 
-from service.http import Caller, json_response, problems, require_operator, talon
-from service.schemas import EventsPage, EventsQuery, Feed, FeedQuery
+from service.http import Caller, json_response, problems, require_operator, talon, view_response
+from service.schemas import EventsPage, EventsQuery, Feed, FeedQuery, View
 from service.stream import visible
 
 blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (OPERATOR_TOKEN)")
@@ -37,3 +37,13 @@ def feed(query):
     entries = talon().store.feed(after=query["after"], count=query["limit"])
     rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries]
     return json_response({"entries": rows, "next_after": rows[-1]["id"] if rows else query["after"]})
+
+
+@blp.route("/games/<game_id>/seats/<int:seat>/reset", methods=["POST"])
+@blp.doc(security=[{"operator": []}])
+@blp.response(200, View, description="The match after the reset, as a spectator sees it")
+@problems(blp, 401, 403, 404, 409)
+def reset_seat(game_id, seat):
+    """Revoke a seat's token: the seat reopens for claiming, and a basic bot plays it meanwhile"""
+    require_operator()
+    return view_response(talon().reset_seat(game_id, seat), None)

@@ -1,6 +1,8 @@
 """rq jobs with real rq workers on a real Redis: bots play, rounds are scored, duplicates do nothing."""
 from __future__ import annotations
 
+import time
+
 from rq import Queue
 from rq.job import Job
 
@@ -9,6 +11,10 @@ from games import table as tables
 from service.usecases import Talon
 from tests.support.talon import auth, make_app, run_jobs
 from workers import dispatch
+
+def sweep(talon: Talon) -> int:
+    return talon.sweep(now_ms=int(time.time() * 1000), idle_expiry_s=3600)
+
 
 TWO_BOTS = {"game": "sixty-six", "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]}
 
@@ -80,8 +86,8 @@ def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
     talon = Talon(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     Queue("talon", connection=r).empty()  # a crash between the append and the enqueue
-    assert talon.sweep() == 1
-    assert talon.sweep() == 0  # the repaired job is queued: nothing more to do
+    assert sweep(talon) == 1
+    assert sweep(talon) == 0  # the repaired job is queued: nothing more to do
     run_jobs(redis_url)
     assert talon.table(table.game_id).status == "finished"
 
@@ -92,7 +98,7 @@ def test_the_sweeper_replaces_a_failed_job(r, redis_url):
     job = Job.fetch(dispatch.job_id("bot", table.game_id, table.version, tables.followups(table)[0][1]), connection=r)
     Queue("talon", connection=r).remove(job)
     job.set_status("failed")
-    assert talon.sweep() == 1
+    assert sweep(talon) == 1
     run_jobs(redis_url)
     assert talon.table(table.game_id).status == "finished"
 

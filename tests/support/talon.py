@@ -18,11 +18,13 @@ def make_app(redis_url: str, **overrides):
     return create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
 
 
-def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None) -> None:
-    """Run queued jobs in-process with a real rq SimpleWorker until the queue is empty."""
+def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
+             with_scheduler: bool = False) -> None:
+    """Run queued jobs in-process with a real rq SimpleWorker until the queue is empty (with the
+    scheduler: also the scheduled jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
     SimpleWorker([Queue(queue_name, connection=connection)], connection=connection).work(
-        burst=True, max_jobs=max_jobs, logging_level="WARNING")
+        burst=True, max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
 
 
 def auth(token: str) -> dict:
