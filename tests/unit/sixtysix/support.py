@@ -128,3 +128,29 @@ def play_match(options, seed, levels=None, first_dealer=0, on_step=None, max_rou
         if on_step:
             on_step(state, events)
     return state, log
+
+
+def deal_deck(options, dealer, hands, dead=(), trump_card=None, stock_top=()):
+    """A deck (top first) that deals `hands` {seat: cards in the order dealt} with this dealer, in any
+    variant: batches in play order from dealer+1, then the dead cards (3p), the trump card and the
+    stock top; the rest of the pack follows in pack order. Without a talon (pagat 3p) the trump card
+    is the first card of dealer+1's second batch, so it is given inside that hand."""
+    from collections import Counter
+
+    from games.sixtysix.options import Options
+
+    n = seats_for(options)
+    spec = Options.from_dict(RULES.normalize_options(options, n)).spec
+    pack = RULES.deck(RULES.normalize_options(options, n))
+    taken = {seat: 0 for seat in range(n)}
+    deck = []
+    for batch in spec.batches:
+        for k in range(1, n + 1):
+            seat = (dealer + k) % n
+            deck += list(hands[seat][taken[seat]:taken[seat] + batch])
+            taken[seat] += batch
+    deck += list(dead) + ([trump_card] if trump_card else []) + list(stock_top)
+    rest = Counter(pack) - Counter(deck)
+    deck += [c for c in pack if rest[c] and not rest.subtract([c])]
+    assert Counter(deck) == Counter(pack), "cards repeat or are missing"
+    return deck
