@@ -106,3 +106,57 @@ def play_match(options, seed, levels=("random",) * 4, first_dealer=0, on_step=No
         if on_step:
             on_step(state, events)
     return state, log
+
+
+def seats_of_tricks(tricks, bidder):
+    """[(seat, card), ...] per trick for tricks written in play order (lead first), the bidder leading
+    the first and each trick's winner the next (RULES §0.4, §3.5; trump = the first card's suit)."""
+    from games.cards import winning_index
+    from games.smear.options import RANK_ORDER
+
+    trick_lists = [t.split() for t in tricks]
+    trump = trick_lists[0][0][1]
+    leader, out = bidder, []
+    for trick in trick_lists:
+        seats = [(leader + k) % 4 for k in range(4)]
+        out.append(list(zip(seats, trick)))
+        leader = seats[winning_index(trick, trump, RANK_ORDER)]
+    return out
+
+
+def deck_for_deal(tricks, bidder, dealer, widow=(), discards=(), undealt_rest=None):
+    """The deck that deals each seat the cards it plays in `tricks` (the bidder also its discards,
+    less the widow, which is put on top of the undealt pile)."""
+    widow, discards = list(widow), list(discards)
+    held = {s: [] for s in range(4)}
+    for trick in seats_of_tricks(tricks, bidder):
+        for seat, card in trick:
+            held[seat].append(card)
+    held[bidder] = [c for c in held[bidder] + discards if c not in widow]
+    order = [held[(dealer + k) % 4] for k in range(1, 5)]
+    return build_deck(order, widow + list(undealt_rest or []))
+
+
+def play_deal(m, tricks, bidder, bid, discards=(), trump=None):
+    """Bids (the bidder bids `bid`, everyone else passes), discards, plays the tricks; returns the
+    round_scored data (after scoring), with the match_ended data under "match_ended" if any."""
+    dealer = m.state.round.dealer
+    for k in range(1, 5):
+        seat = (dealer + k) % 4
+        if m.state.phase != "auction":
+            break
+        m.bid(seat, bid) if seat == bidder else m.pass_(seat)
+    if m.state.phase == "discard":
+        m.discard(bidder, list(discards), trump or tricks[0].split()[0][1])
+    for trick in tricks:
+        m.trick(trick)
+    events = m.score()
+    data = dict(events[0]["data"])
+    if len(events) > 1:
+        data["match_ended"] = events[1]["data"]
+    return data
+
+
+def points_of(data):
+    """{point: team} of a round_scored data."""
+    return {p["point"]: p["team"] for p in data["points"]}
