@@ -140,6 +140,8 @@ def normalize_options(options: dict | None, n_seats: int) -> dict:
     spec = spec_of(variant.name, mode)
     out = Options(variant=variant.name, profile=profile, three_player_mode=mode,
                   schneider_threshold=spec.half).as_dict()
+    # A profile's stock minimum never exceeds the variant's stock (pagat 3p has none).
+    defaults = {k: min(v, stock_size(spec)) if k in COUNTS else v for k, v in defaults.items()}
     for name, value in {**defaults, **raw}.items():
         out[name] = _checked(name, value, spec, n_seats)
     return out

@@ -82,6 +82,8 @@ def test_schnapsen_profile_sets_the_defaults_and_explicit_options_win():
     mixed = RULES.normalize_options({"profile": "schnapsen", "min_stock_to_close": 0, "variant": "2p24"}, 2)
     assert mixed["min_stock_to_close"] == 0 and mixed["variant"] == "2p24" and mixed["meld_after_close"]
     assert RULES.normalize_options({}, 2)["profile"] == "sixty_six"
+    pagat = RULES.normalize_options({"profile": "schnapsen", **PAGAT}, 3)
+    assert pagat["min_stock_to_close"] == 0 and pagat["meld_after_close"] is True  # no stock to close
 
 
 SCHNAPSEN_DEAL = "AS TS KS QS JS AH TH KH QH JH AD TD KD QD JD AC TC KC QC JC".split()
