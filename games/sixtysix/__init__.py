@@ -20,12 +20,12 @@ Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for t
 | declared_out  | seat                                                             | public |
 | round_ended   | {} (all cards played)                                            | public |
 | round_scored  | round, case A1..C2, reason, declarer, closer, and per side: card_points, meld_points, last_trick_points, totals, tricks, game_points, bonus_points, scores; next_dealer, standing | public |
+| match_ended   | winner [seats], standing                                         | public |
 
 Variants (options.py): 2p24, 2p20, 2p32, 3p (two dead cards, stock of 9; or three_player_mode
 pagat_no_talon: 24 cards, no stock), 4p (partnerships {0,2},{1,3}, two identical decks). Sides are
 single seats except in 4p; per-side lists follow `standing`. `profile: schnapsen` sets the Schnapsen
 defaults.
-| match_ended   | winner [seats], standing                                         | public |
 """
 from __future__ import annotations
 
