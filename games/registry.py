@@ -6,6 +6,7 @@ from importlib import import_module
 # API name -> module holding RULES. Imported lazily so a game's import cost is paid only when used.
 _GAME_MODULES = {
     "sixty-six": "games.sixtysix",
+    "smear": "games.smear",
 }
 
 BOT_LEVELS = ("random", "basic")
