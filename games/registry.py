@@ -7,6 +7,7 @@ from importlib import import_module
 _GAME_MODULES = {
     "sixty-six": "games.sixtysix",
     "smear": "games.smear",
+    "fifty-six": "games.fiftysix",
 }
 
 BOT_LEVELS = ("random", "basic")
