@@ -73,7 +73,9 @@ def check_views(state, events):
     rnd = state.round
     for seat in (0, 1, 2, 3, None):
         hidden = hidden_from(state, seat)
-        text = json.dumps(RULES.view(state, seat)["round"])
+        # What a bot at this seat gets: the round part of its view and its legal actions (last_result
+        # may name last deal's cards, which this deal dealt anew).
+        text = json.dumps([RULES.view(state, seat)["round"], RULES.legal_actions(state, seat)])
         assert not [c for c in hidden if f'"{c}"' in text]
         if seat != rnd.bidder and rnd.trump is None:
             assert RULES.view(state, seat)["round"]["trump"] is None
