@@ -1,7 +1,7 @@
 """Event codec and the Redis event store. Knows no particular game."""
 from events.codec import Codec, StoredEvent
-from events.store import (AppendResult, EventStore, FeedEntry, IdempotencyMismatch, Snapshot,
+from events.store import (AppendResult, EventStore, FeedEntry, GameExists, IdempotencyMismatch, RawEntry, Snapshot,
                           VersionConflict, check_game_id)
 
-__all__ = ["AppendResult", "Codec", "EventStore", "FeedEntry", "IdempotencyMismatch", "Snapshot",
+__all__ = ["AppendResult", "Codec", "EventStore", "FeedEntry", "GameExists", "IdempotencyMismatch", "RawEntry", "Snapshot",
            "StoredEvent", "VersionConflict", "check_game_id"]

@@ -17,7 +17,7 @@ read as it is (the identity default). New events are written with the newest sch
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 
 import orjson
@@ -32,6 +32,10 @@ class StoredEvent:
     actor: int | str | None
     data: dict
     at: str
+    # The hash chain (events/audit.py): this entry's hash and the one before it, as stored. Not part
+    # of equality: two reads of one event are equal whether or not the reader asked for hashes.
+    hash: str | None = field(default=None, compare=False)
+    prev_hash: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict:
         return {"version": self.version, "type": self.type, "at": self.at,
@@ -89,10 +93,12 @@ class Codec:
         return orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
                              "a": event.get("actor"), "d": event.get("data", {}), "at": at})
 
-    def decode(self, version: int, payload: bytes | str) -> StoredEvent:
+    def decode(self, version: int, payload: bytes | str, hash: str | None = None,
+               prev_hash: str | None = None) -> StoredEvent:
         raw = orjson.loads(payload)
         event = self._upcast({"type": raw["t"], "actor": raw["a"], "data": raw["d"]}, raw["s"])
-        return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"])
+        return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"],
+                           hash=hash, prev_hash=prev_hash)
 
     def _upcast(self, event: dict, schema: int) -> dict:
         # Steps are keyed by the type as written, so an upcaster may also rename the type.

@@ -9,15 +9,22 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # Appends events to one game atomically, or nothing at all.
 #
 # KEYS[1] the game's event stream       KEYS[4..6] lobby:waiting, lobby:active, lobby:finished
-# KEYS[2] the game's meta hash          KEYS[7]    the idempotency record (absent: no key given)
-# KEYS[3] the global feed stream
+# KEYS[2] the game's meta hash          KEYS[7]    the game's chain head (`<version>:<hash>`)
+# KEYS[3] the global feed stream        KEYS[8]    the idempotency record (absent: no key given)
 # ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
 # ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = KEYS[4..6]
 # ARGV[8] n events, then n pairs (type, encoded event), then the meta field/value pairs.
 #
-# Returns {"ok", first, last} | {"replayed", first, last} | {"conflict", current} | {"mismatch"}.
+# The hash chain (events/audit.py verifies it): each entry is written with the fields
+#   e = the encoded event,  p = the hash of the entry before it,  h = sha1hex(p .. "\n" .. version .. "\n" .. e)
+# where the entry before version 1 is the genesis hash sha1hex("talon-genesis\n" .. game id). The
+# previous hash is read here, inside the script, from the stream head that the version check reads
+# anyway: no writer can chain onto a head it has not seen, and no extra round trip is needed.
+#
+# Returns {"ok", first, last, head hash} | {"replayed", first, last} | {"conflict", current} |
+#         {"mismatch"} | {"unchained", current} (the head entry has no hash: not written by this script).
 APPEND = """
-local events_key, meta_key, feed_key, idem_key = KEYS[1], KEYS[2], KEYS[3], KEYS[7]
+local events_key, meta_key, feed_key, head_key, idem_key = KEYS[1], KEYS[2], KEYS[3], KEYS[7], KEYS[8]
 local expected = tonumber(ARGV[1])
 local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local ttl, lobby_target, n = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -38,17 +45,31 @@ local current = 0
 local head = redis.call('XREVRANGE', events_key, '+', '-', 'COUNT', 1)
 if head[1] then current = tonumber(string.match(head[1][1], '^(%d+)')) end
 if current ~= expected then return {'conflict', current} end
+local prev_hash
+if current == 0 then
+  prev_hash = redis.sha1hex('talon-genesis\\n' .. game_id)
+else
+  local fields = head[1][2]
+  for j = 1, #fields, 2 do
+    if fields[j] == 'h' then prev_hash = fields[j + 1] end
+  end
+  if not prev_hash then return {'unchained', current} end
+end
 
 -- 3. The events, with explicit ids so that entry id = version, contiguous from 1.
 -- 4. One feed entry each for the operators' global feed (trimmed roughly, which is cheap).
 for i = 1, n do
   local version = expected + i
   local event_type, encoded = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
-  redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded)
+  local own_hash = redis.sha1hex(prev_hash .. '\\n' .. version .. '\\n' .. encoded)
+  redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'p', prev_hash, 'h', own_hash)
+  prev_hash = own_hash
   redis.call('XADD', feed_key, 'MAXLEN', '~', 1000000, '*',
              'g', game_id, 'v', version, 't', event_type)
 end
 local first, last = expected + 1, expected + n
+-- The chain head outside the stream: deleting the newest entries alone shows as a head mismatch.
+redis.call('SET', head_key, last .. ':' .. prev_hash)
 
 -- 5. Meta: the creation time comes with the first append; the caller's fields may override it.
 if current == 0 then
@@ -75,7 +96,7 @@ end
 if idem_key then
   redis.call('SET', idem_key, first .. ':' .. last .. ':' .. fingerprint, 'EX', ttl)
 end
-return {'ok', first, last}
+return {'ok', first, last, prev_hash}
 """
 
 # Reads what a request needs to rebuild a game, in one round trip.
@@ -111,4 +132,36 @@ if head[1] then current = tonumber(string.match(head[1][1], '^(%d+)')) end
 if version > current then return {'beyond', current} end
 redis.call('HSET', KEYS[1], 'version', version, 'engine', ARGV[2], 'state', ARGV[3])
 return {'saved'}
+"""
+
+# Writes one exported game into this Redis as it was: the same entry ids and the same `e`, `p`, `h`
+# fields, so the chain written by APPEND elsewhere verifies here too (events/audit.py). Refuses a game
+# id that exists. The global feed is not written: it lists appends made on this Redis.
+#
+# KEYS[1] the game's event stream   KEYS[2] the game's meta hash   KEYS[3] the game's chain head
+# KEYS[4..6] lobby:waiting, lobby:active, lobby:finished
+# ARGV[1] game id   ARGV[2] lobby target: 0 none, 1..3 = KEYS[4..6]   ARGV[3] n entries
+# then n quadruples (version, e, p, h), then the meta field/value pairs.
+#
+# Returns {"imported", n} | {"exists", current version}.
+IMPORT = """
+local head = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if head[1] then return {'exists', tonumber(string.match(head[1][1], '^(%d+)'))} end
+local game_id, lobby_target, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
+local last_version, last_hash
+for i = 0, n - 1 do
+  local version, e, p, h = ARGV[4 + 4 * i], ARGV[5 + 4 * i], ARGV[6 + 4 * i], ARGV[7 + 4 * i]
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', e, 'p', p, 'h', h)
+  last_version, last_hash = version, h
+end
+if n > 0 then redis.call('SET', KEYS[3], last_version .. ':' .. last_hash) end
+local meta_start = 4 + 4 * n
+if #ARGV >= meta_start then
+  redis.call('HSET', KEYS[2], unpack(ARGV, meta_start))
+end
+if lobby_target > 0 then
+  local created_ms = redis.call('HGET', KEYS[2], 'created_ms') or '0'
+  redis.call('ZADD', KEYS[3 + lobby_target], created_ms, game_id)
+end
+return {'imported', n}
 """

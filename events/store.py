@@ -6,8 +6,12 @@ Keys of one game share the hash tag `{g:<id>}`:
     {prefix}:{g:<id>}:meta        hash: lobby summary fields, `created` (ISO) and `created_ms`
     {prefix}:{g:<id>}:snap        hash: `version`, `engine`, `state` (JSON)
     {prefix}:{g:<id>}:idem:<key>  string `<first>:<last>:<fingerprint>`, expires after 24 h
+    {prefix}:{g:<id>}:head        string `<version>:<hash>`: the newest entry of the hash chain
     {prefix}:feed                 stream: `g`, `v`, `t` per event, trimmed to about 1,000,000
     {prefix}:lobby:<status>       sorted set of game ids scored by creation time in ms
+
+Each stream entry carries the hash chain (`p` the previous entry's hash, `h` its own; see
+events/scripts.py APPEND and events/audit.py), so an edit, a deletion or a reordering in Redis shows.
 
 The feed and lobby keys live outside the game's slot: on Redis Cluster the append would have to
 update them separately (CROSSSLOT); on one primary the whole append is one atomic script.
@@ -17,8 +21,8 @@ from __future__ import annotations
 
 import hashlib
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 
 import orjson
 import redis
@@ -41,6 +45,19 @@ class AppendResult:
     first_version: int
     last_version: int
     replayed: bool
+    head_hash: str | None = field(default=None, compare=False)  # the chain's hash at last_version (None: replayed)
+
+
+@dataclass(frozen=True)
+class RawEntry:
+    """One stream entry exactly as stored: what the hash chain covers, and what an export carries."""
+    version: int
+    payload: str   # the encoded event (field `e`)
+    prev_hash: str | None
+    hash: str | None
+
+    def to_dict(self) -> dict:
+        return {"v": self.version, "e": self.payload, "p": self.prev_hash, "h": self.hash}
 
 
 @dataclass(frozen=True)
@@ -74,6 +91,14 @@ class IdempotencyMismatch(Exception):
     """The idempotency key was already used for a different request (another fingerprint)."""
 
 
+class GameExists(Exception):
+    """An import named a game id that this Redis already holds."""
+
+    def __init__(self, game_id: str, current_version: int):
+        super().__init__(f"game {game_id} already exists here (version {current_version})")
+        self.current_version = current_version
+
+
 def check_game_id(game_id: str) -> str:
     """Game ids go into key names: only a safe alphabet, so no id can reach another key."""
     if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
@@ -89,9 +114,11 @@ def _version_of(entry_id: bytes | str) -> int:
     return int(_text(entry_id).partition("-")[0])
 
 
-def _payload(fields: Mapping | list) -> bytes | str:
-    # XRANGE through redis-py gives {field: value}; XRANGE inside Lua gives [field, value].
-    return fields[1] if isinstance(fields, list) else next(iter(fields.values()))
+def _fields(fields: Mapping | list) -> dict[str, str]:
+    # XRANGE through redis-py gives {field: value}; XRANGE inside Lua gives [field, value, ...].
+    if isinstance(fields, list):
+        fields = dict(zip(fields[0::2], fields[1::2]))
+    return {_text(name): _text(value) for name, value in fields.items()}
 
 
 class EventStore:
@@ -104,6 +131,7 @@ class EventStore:
         self._append = client.register_script(scripts.APPEND)
         self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
+        self._import = client.register_script(scripts.IMPORT)
 
     # Key names: the only place they are built.
 
@@ -137,7 +165,7 @@ class EventStore:
         at, at_ms = normalize_at(at or utc_now_iso())
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._feed_key,
-                *(self._lobby_key(status) for status in LOBBY_STATUSES)]
+                *(self._lobby_key(status) for status in LOBBY_STATUSES), self._key(game_id, "head")]
         if idempotency_key is not None:
             keys.append(self._key(game_id, "idem:" + _check_idempotency_key(idempotency_key)))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
@@ -146,8 +174,14 @@ class EventStore:
                 lobby_target, len(events)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
-        reply = self._append(keys=keys, args=args + meta_args)
-        return _append_result(reply)
+        try:
+            reply = self._append(keys=keys, args=args + meta_args)
+            result = _append_result(reply)
+        except (VersionConflict, IdempotencyMismatch) as refused:
+            _notify(game_id, events, None, refused)
+            raise
+        _notify(game_id, events, result, None)
+        return result
 
     def save_snapshot(self, game_id: str, version: int, engine_version: str, state: dict) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
@@ -161,7 +195,7 @@ class EventStore:
 
         Its entries in the global feed stay: the feed is an append-only operators' log.
         """
-        keys = [self._key(game_id, part) for part in ("events", "meta", "snap")]
+        keys = [self._key(game_id, part) for part in ("events", "meta", "snap", "head")]
         # Game ids and prefixes have no glob characters, so the pattern matches this game only.
         keys += self.client.scan_iter(match=self._key(game_id, "idem:*"), count=1000)
         pipe = self.client.pipeline(transaction=True)
@@ -245,8 +279,57 @@ class EventStore:
         return [_feed_entry(entry_id, fields) for entry_id, fields in entries]
 
     def _decode(self, entries: list) -> list[StoredEvent]:
-        return [self.codec.decode(_version_of(entry_id), _payload(fields))
-                for entry_id, fields in entries]
+        decoded = []
+        for entry_id, fields in entries:
+            named = _fields(fields)
+            decoded.append(self.codec.decode(_version_of(entry_id), named["e"], hash=named.get("h"),
+                                             prev_hash=named.get("p")))
+        return decoded
+
+    # The hash chain, export and import (events/audit.py verifies what these return).
+
+    def raw_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[RawEntry]:
+        """Stream entries exactly as stored, oldest first: the payload undecoded, with its hashes."""
+        entries = self.client.xrange(self._key(game_id, "events"), min=f"{after + 1}-0", count=limit)
+        raw = []
+        for entry_id, fields in entries:
+            named = _fields(fields)
+            raw.append(RawEntry(_version_of(entry_id), named.get("e", ""), named.get("p"), named.get("h")))
+        return raw
+
+    def iter_raw_entries(self, game_id: str, page: int = 1000) -> Iterable[RawEntry]:
+        """Every entry of a game, read in pages (a long game is never one huge reply)."""
+        after = 0
+        while batch := self.raw_entries(game_id, after=after, limit=page):
+            yield from batch
+            after = batch[-1].version
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The chain head recorded by the last append: (version, hash), or None."""
+        value = self.client.get(self._key(game_id, "head"))
+        if value is None:
+            return None
+        version, _, digest = _text(value).partition(":")
+        return int(version), digest
+
+    def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
+        """Writes an exported game as it was (ids, payloads and hashes), atomically; raises GameExists."""
+        versions = [e.version for e in entries]
+        if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
+            raise ValueError("an import needs entries with versions increasing from 1 or more")
+        for entry in entries:
+            if not isinstance(entry.payload, str) or not entry.prev_hash or not entry.hash:
+                raise ValueError(f"entry {entry.version}: payload, p and h must be strings")
+        meta_args, lobby_target = _meta_args(meta)
+        args = [game_id, lobby_target, len(entries)]
+        for entry in entries:
+            args += [entry.version, entry.payload, entry.prev_hash, entry.hash]
+        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head"),
+                *(self._lobby_key(status) for status in LOBBY_STATUSES)]
+        reply = self._import(keys=keys, args=args + meta_args)
+        if _text(reply[0]) == "exists":
+            raise GameExists(game_id, int(reply[1]))
+        return int(reply[1])
 
 
 def _check_idempotency_key(key: str) -> str:
@@ -285,7 +368,30 @@ def _append_result(reply: list) -> AppendResult:
         raise VersionConflict(int(reply[1]))
     if outcome == "mismatch":
         raise IdempotencyMismatch("idempotency key already used for a different request")
-    return AppendResult(int(reply[1]), int(reply[2]), replayed=outcome == "replayed")
+    if outcome == "unchained":
+        raise ValueError(f"the stream's head entry {reply[1]} carries no hash: not written by this store")
+    head_hash = _text(reply[3]) if outcome == "ok" else None
+    return AppendResult(int(reply[1]), int(reply[2]), replayed=outcome == "replayed", head_hash=head_hash)
+
+
+# Observers of appends (metrics, logs): called after each append with the game id, the events, and
+# the result or the refusal (VersionConflict, IdempotencyMismatch). An observer must not raise; one
+# that does is ignored, since the append has happened (or been refused) whatever it does.
+AppendObserver = Callable[[str, Sequence[dict], "AppendResult | None", "Exception | None"], None]
+_observers: list[AppendObserver] = []
+
+
+def add_append_observer(observer: AppendObserver) -> None:
+    if observer not in _observers:
+        _observers.append(observer)
+
+
+def _notify(game_id: str, events: Sequence[dict], result: AppendResult | None, refused: Exception | None) -> None:
+    for observer in list(_observers):
+        try:
+            observer(game_id, events, result, refused)
+        except Exception:  # noqa: BLE001 - an observer never changes an append's outcome
+            pass
 
 
 def _text_dict(fields: Mapping) -> dict[str, str]:

@@ -17,6 +17,18 @@ Table events (the game's own events follow them in the same stream):
 | `seat_returned`   | seat (the human acted again with the seat's token)        | public                        |
 | `seat_reset`      | seat (operator: the token is revoked, the seat reopens)   | public                        |
 | `match_abandoned` | idle_s (no event for that long: the match is closed)      | public                        |
+| `deal_committed`  | deal (1, 2, ...), commitment = sha256 hex of              | public                        |
+|                   | `<salt>:<card>,<card>,...` (the deck top first)           |                               |
+| `deal_revealed`   | deal, deck (top first), salt                              | public                        |
+
+Deal commitments. Right before each deal, `system_step` appends `deal_committed`, then the engine's
+own `dealt` event (which hides the hands as it always did). Once that deal is over - after its
+`score_round` step (before `match_ended`, which stays the last event), before the next deal if it was
+thrown in unscored, or when the match is abandoned - `deal_revealed` publishes the deck and the salt, so anyone can check that
+sha256(f"{salt}:{','.join(deck)}") equals the commitment published before the first card was played.
+The salt is HMAC-SHA256(key = the match seed, message = `talon-deal-salt:<deal>`): reproducible (an
+audit recomputes it) and secret until revealed, since the seed is operator-only; without a salt, a
+hash of the deck could be brute-forced from the cards a player already knows.
 
 Two event-type conventions are shared with every engine: `dealt` starts a deal (the table counts them
 to pick the next deck) and `match_ended` ends the match.
@@ -27,6 +39,7 @@ taken over after timeouts is played by a `basic` bot until a human takes it (bac
 """
 from __future__ import annotations
 
+import hashlib
 import hmac
 import random
 from dataclasses import dataclass, replace
@@ -37,6 +50,8 @@ from games.registry import BOT_LEVELS, bots_for, game_names, rules_for
 
 SEAT_KINDS = ("human", "bot")
 OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
+# The commitment is public from the start; the deck and the salt only come with the reveal.
+PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed")
 STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
 TURN_TIMEOUT_RANGE = (1, 86_400)
 TAKEOVER_RANGE = (1, 20)
@@ -73,6 +88,7 @@ class Table:
     state: Any                     # the engine's state
     version: int = 0
     deals: int = 0                 # how many deals have happened (indexes `decks` and the seeded shuffles)
+    revealed: int = 0              # how many deals have been revealed (deal_revealed)
     finished: bool = False
     abandoned: bool = False
     turn_timeout_s: int | None = None
@@ -177,7 +193,8 @@ def reset_seat(table: Table, seat: int) -> list[dict]:
 
 
 def abandon(table: Table, idle_s: int) -> list[dict]:
-    return [{"type": "match_abandoned", "actor": None, "data": {"idle_s": idle_s}}]
+    """The match is closed; a deal in progress is revealed, since it will never be played out."""
+    return [{"type": "match_abandoned", "actor": None, "data": {"idle_s": idle_s}}, *_reveal_pending(table)]
 
 
 def system_step(table: Table) -> list[dict]:
@@ -187,22 +204,63 @@ def system_step(table: Table) -> list[dict]:
     then from the match seed, so the same match always deals the same cards.
     """
     events: list[dict] = []
-    while (action := table.rules.pending_system_action(table.state)) is not None:
-        if action["type"] == "deal":
-            action = {**action, "deck": next_deck(table)}
-        step = table.rules.decide(table.state, None, action)
+    while step := system_events(table):
         for event in step:
             table = evolve(table, event)
         events.extend(step)
     return events
 
 
+def system_events(table: Table) -> list[dict]:
+    """One system step ([] if none is due): a deal with its commitment (revealing a thrown-in deal
+    first), or the round's scoring followed by the reveal of the deal just scored."""
+    action = table.rules.pending_system_action(table.state)
+    if action is None:
+        return []
+    if action["type"] == "deal":
+        deck = next_deck(table)
+        deal = table.deals + 1
+        committed = {"type": "deal_committed", "actor": None,
+                     "data": {"deal": deal, "commitment": deal_commitment(deal_salt(table.seed, deal), deck)}}
+        return [*_reveal_pending(table), committed, *table.rules.decide(table.state, None, {**action, "deck": deck})]
+    events = table.rules.decide(table.state, None, action)
+    if action["type"] != "score_round":
+        return events
+    # The reveal follows the round's result; `match_ended` stays the last event of a finished match.
+    end = next((i for i, e in enumerate(events) if e["type"] == "match_ended"), len(events))
+    return [*events[:end], *_reveal_pending(table), *events[end:]]
+
+
 def next_deck(table: Table) -> list[str]:
-    if table.deals < len(table.decks):
-        return list(table.decks[table.deals])
+    return deck_of_deal(table, table.deals + 1)
+
+
+def deck_of_deal(table: Table, deal: int) -> list[str]:
+    """The deck of deal number `deal` (1, 2, ...): the operator's list first, then the seeded shuffles."""
+    if deal - 1 < len(table.decks):
+        return list(table.decks[deal - 1])
     deck = list(table.rules.deck(table.options))
-    random.Random(f"{table.seed}:{table.deals}").shuffle(deck)
+    random.Random(f"{table.seed}:{deal - 1}").shuffle(deck)
     return deck
+
+
+def deal_salt(seed: int, deal: int) -> str:
+    """The secret salt of one deal's commitment: derived from the operator-only seed, revealed with the deck."""
+    return hmac.new(str(seed).encode(), f"talon-deal-salt:{deal}".encode(), hashlib.sha256).hexdigest()
+
+
+def deal_commitment(salt: str, deck: list[str]) -> str:
+    """sha256 of `<salt>:<card>,<card>,...` in hex: what `deal_committed` publishes before the deal."""
+    return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
+
+
+def _reveal_pending(table: Table) -> list[dict]:
+    """The reveal of the current deal if it has not been revealed yet (the deal is over)."""
+    if table.revealed >= table.deals:
+        return []
+    deal = table.deals
+    return [{"type": "deal_revealed", "actor": None,
+             "data": {"deal": deal, "deck": deck_of_deal(table, deal), "salt": deal_salt(table.seed, deal)}}]
 
 
 def followups(table: Table) -> list[tuple[str, int | None]]:
@@ -238,6 +296,10 @@ def evolve(table: Table | None, event: dict) -> Table:
         return _with_seat(table, data["seat"], **_SEAT_EVENTS[kind](data))
     if kind == "match_abandoned":
         return replace(table, finished=True, abandoned=True)
+    if kind == "deal_committed":
+        return table
+    if kind == "deal_revealed":
+        return replace(table, revealed=data["deal"])
     actor = event.get("actor")
     if isinstance(actor, int) and table.seats[actor].timeouts:
         table = _with_seat(table, actor, timeouts=0)  # the seat moved: its timeouts are no longer in a row
@@ -303,7 +365,7 @@ def event_view(table_game: str, event: dict, seat: int | None, operator: bool = 
     if event["type"] in OPERATOR_ONLY:
         hidden = OPERATOR_ONLY[event["type"]]
         return {**event, "data": {k: v for k, v in event["data"].items() if k not in hidden}}
-    if event["type"] in _SEAT_EVENTS or event["type"] == "match_abandoned":
+    if event["type"] in _SEAT_EVENTS or event["type"] in PUBLIC_TABLE_EVENTS:
         return event
     return rules_for(table_game).event_view(event, seat)
 
@@ -361,8 +423,8 @@ def _player(table: Table, seat: int, standing: list[dict]) -> dict:
 # ---------------------------------------------------------------------------------------------------
 # Snapshots: a table as plain data and back
 
-_TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "finished",
-                 "abandoned", "turn_timeout_s", "takeover_after")
+_TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "revealed",
+                 "finished", "abandoned", "turn_timeout_s", "takeover_after")
 
 
 def dump(table: Table) -> dict:

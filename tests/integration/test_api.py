@@ -289,10 +289,10 @@ def test_stream_resumes_after_last_event_id(client):
         assert response.status_code == 200 and response.mimetype == "text/event-stream"
         chunks = iter(response.response)
         text = ""
-        while "id: 4\n" not in text:  # events 3 (seat claimed) and 4 (dealt) follow Last-Event-ID 2
+        while "id: 5\n" not in text:  # 3 (seat claimed), 4 (deal committed), 5 (dealt) follow Last-Event-ID 2
             text += next(chunks).decode()
     ids = [int(line[4:]) for line in text.splitlines() if line.startswith("id: ")]
-    assert ids[:2] == [3, 4]
+    assert ids[:3] == [3, 4, 5]
     assert "AS" not in text.split("event: dealt", 1)[1].split("\n\n", 1)[0]  # seat 1's card, hidden from seat 0
     assert_problem(client.get(f"/v1/games/{game_id}/stream?ticket=forged"), 401)
 

@@ -389,7 +389,7 @@ def test_delete_removes_every_key_of_the_game(store, r):
                  meta={"status": "active"})
     store.save_snapshot("g1", 2, "e1", {})
     store.append("g2", [ev()], 0, meta={"status": "active"})
-    assert len(game_keys(r, "g1")) == 4
+    assert len(game_keys(r, "g1")) == 5  # events, meta, snap, head, idem
     store.delete("g1")
     assert game_keys(r, "g1") == []
     assert store.lobby("active", 0, 10) == (["g2"], 1)
