@@ -14,3 +14,36 @@ errorlog = "-"
 loglevel = os.environ.get("LOG_LEVEL", "info").lower()
 # Several instances on one host would share (and delete) one control socket in $HOME.
 control_socket_disable = True
+
+# gunicorn's own lines as JSON like the app's (service/observability.py); the root logger gets its
+# handler from the app, so nothing is printed twice.
+_formatter = ("service.observability.TextFormatter" if os.environ.get("LOG_FORMAT") == "text"
+              else "service.observability.JsonFormatter")
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "root": {"level": loglevel.upper(), "handlers": []},
+    "loggers": {
+        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False,
+                           "qualname": "gunicorn.error"},
+        "gunicorn.access": {"level": "INFO", "handlers": ["stderr"], "propagate": False,
+                            "qualname": "gunicorn.access"},
+    },
+    "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "talon", "stream": "ext://sys.stderr"}},
+    "formatters": {"talon": {"()": _formatter}},
+}
+
+
+# Prometheus multiprocess mode: each worker writes its samples to PROMETHEUS_MULTIPROC_DIR (which
+# must exist and be empty at start: scripts/run and the deploy config give a fresh one), and /metrics
+# on any worker aggregates them. A worker that exits is marked dead so its live gauges drop out.
+def on_starting(server):
+    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if path:
+        os.makedirs(path, exist_ok=True)
+
+
+def child_exit(server, worker):
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+        multiprocess.mark_process_dead(worker.pid)

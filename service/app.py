@@ -7,7 +7,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
-from service import errors
+from service import errors, observability
 from service.config import Settings
 from service.limits import init_limits
 from service.problems import PROBLEM_CONTENT_TYPE
@@ -59,10 +59,11 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
                                     bot_delay_s=settings.bot_delay_s)
     app.extensions["talon_settings"] = settings
 
+    observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings)
     api = TalonApi(app)
     from service.routes import docs, games, health, ops
-    for module in (games, ops, health):
+    for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
     app.register_blueprint(docs.blp)
     app.extensions["talon_api"] = api

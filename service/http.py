@@ -9,6 +9,7 @@ import orjson
 from flask import Response, current_app, request
 
 from games import table as tables
+from service import observability
 from service.config import Settings
 from service.problems import PROBLEM_CONTENT_TYPE, Problem
 from service.schemas import Problem as ProblemSchema
@@ -76,6 +77,7 @@ def caller(table: tables.Table, token: str | None, required: bool = False) -> Ca
         return Caller(operator=True)
     seat = tables.seat_of_token(table, token_hash(token))
     if seat is not None:
+        observability.bind(seat=seat)  # the seat goes into this request's log lines
         return Caller(seat=seat)
     if _belongs_to_other_game(token, table.game_id):
         raise Problem(403, "forbidden", "this token belongs to another game")

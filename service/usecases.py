@@ -23,6 +23,7 @@ from events.store import EventStore, IdempotencyMismatch, VersionConflict
 from games import table as tables
 from games.errors import GameError
 from games.registry import engines_version
+from service import observability
 from workers import dispatch
 
 log = logging.getLogger("talon.usecases")
@@ -177,7 +178,9 @@ class Talon:
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.followups(table):
             return False
-        return self._commit_job(game_id, table, tables.bot_move(table, seat))
+        with observability.bot_decision(table.game):
+            events = tables.bot_move(table, seat)
+        return self._commit_job(game_id, table, events)
 
     def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
@@ -232,6 +235,7 @@ class Talon:
             return None
         if recorded.fingerprint != fingerprint:
             raise IdempotencyKeyReused()
+        observability.IDEMPOTENT_REPLAYS.inc()  # the store counts the replays its script answers
         return Outcome(self.table(game_id), replayed=True)
 
     @staticmethod

@@ -1,0 +1,282 @@
+"""Logs and metrics for the API and the worker.
+
+Logs are one JSON object a line on standard error: `ts`, `level`, `logger`, `msg`, and the context
+that applies - `request_id` (the request's `X-Request-ID`, or a new one, echoed in the response),
+`game_id`, `seat`, `job_id` (inside an rq job: the job's id, game and seat come from its arguments).
+They never carry a hand, a deck, a salt or a token: requests are logged by route and path without the
+query string (a stream ticket travels there), no header is logged, events are logged by type and
+version only, and a last filter masks anything shaped like a seat token or a bearer credential.
+`LOG_FORMAT=text` gives plain lines for a terminal.
+
+Metrics are Prometheus' text format on `GET /metrics`. Under gunicorn every worker process writes its
+samples to PROMETHEUS_MULTIPROC_DIR (set by scripts/run and the deploy config; gunicorn.conf.py empties
+it at start and marks exited workers dead), and a scrape of any worker aggregates them all. Without
+that variable (tests, one process) the default registry is used. Queue depth and failed jobs are read
+from rq's registries in Redis at scrape time, so they are right whichever process answers.
+"""
+from __future__ import annotations
+
+import contextvars
+import logging
+import os
+import re
+import sys
+import time
+import uuid
+from collections.abc import Sequence
+from contextlib import contextmanager
+
+import orjson
+from flask import Flask, Response, current_app, g, request
+from flask_smorest import Blueprint
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+                               generate_latest)
+from prometheus_client.core import GaugeMetricFamily
+
+from events import store as event_store
+
+log = logging.getLogger("talon.http")
+
+# --------------------------------------------------------------------------------------------------
+# Metrics (module level: one set per process; multiprocess mode aggregates the processes)
+
+LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
+HTTP_REQUESTS = Counter("talon_http_requests_total", "HTTP requests answered", ["method", "route", "status"])
+HTTP_LATENCY = Histogram("talon_http_request_duration_seconds", "Time to answer an HTTP request",
+                         ["method", "route"], buckets=LATENCY_BUCKETS)
+EVENTS_APPENDED = Counter("talon_events_appended_total", "Events appended to game logs", ["type"])
+APPEND_CONFLICTS = Counter("talon_append_conflicts_total", "Appends refused: the expected version was stale")
+IDEMPOTENT_REPLAYS = Counter("talon_idempotent_replays_total",
+                             "Appends answered from an idempotency record, writing nothing")
+IDEMPOTENCY_MISMATCHES = Counter("talon_idempotency_mismatches_total",
+                                 "Appends refused: the idempotency key was used with another request")
+BOT_DECISION = Histogram("talon_bot_decision_seconds", "Time a bot takes to choose and decide its move",
+                         ["game"], buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5))
+
+_installed = False
+
+
+def _observe_append(game_id: str, events: Sequence[dict], result, refused) -> None:
+    if refused is not None:
+        (APPEND_CONFLICTS if isinstance(refused, event_store.VersionConflict) else IDEMPOTENCY_MISMATCHES).inc()
+        return
+    if result.replayed:
+        IDEMPOTENT_REPLAYS.inc()
+        return
+    for event in events:
+        EVENTS_APPENDED.labels(event["type"]).inc()
+    logging.getLogger("talon.events").debug(
+        "appended", extra={"game_id": game_id, "versions": [result.first_version, result.last_version],
+                           "types": [event["type"] for event in events]})
+
+
+def install_metrics() -> None:
+    """Counts appends of this process (API or worker); idempotent."""
+    global _installed
+    if not _installed:
+        event_store.add_append_observer(_observe_append)
+        _installed = True
+
+
+@contextmanager
+def bot_decision(game: str):
+    started = time.perf_counter()
+    try:
+        yield
+    finally:
+        BOT_DECISION.labels(game).observe(time.perf_counter() - started)
+
+
+class QueueCollector:
+    """Jobs per rq registry of the talon queue, read from Redis when scraped."""
+
+    def __init__(self, connection, queue_name: str):
+        self.connection, self.queue_name = connection, queue_name
+
+    def collect(self):
+        from rq import Queue
+        from rq.registry import (DeferredJobRegistry, FailedJobRegistry, ScheduledJobRegistry,
+                                 StartedJobRegistry)
+        depth = GaugeMetricFamily("talon_queue_jobs", "Jobs of the rq queue by state", labels=["queue", "state"])
+        up = GaugeMetricFamily("talon_queue_up", "1 if the queue's registries could be read from Redis")
+        try:
+            queue = Queue(self.queue_name, connection=self.connection)
+            counts = {"queued": queue.count,
+                      "started": StartedJobRegistry(queue=queue).count,
+                      "scheduled": ScheduledJobRegistry(queue=queue).count,
+                      "deferred": DeferredJobRegistry(queue=queue).count,
+                      "failed": FailedJobRegistry(queue=queue).count}
+        except Exception:  # noqa: BLE001 - Redis away: say so, and still answer the scrape
+            up.add_metric([], 0)
+            yield up
+            return
+        for state, count in counts.items():
+            depth.add_metric([self.queue_name, state], count)
+        up.add_metric([], 1)
+        yield depth
+        yield up
+
+
+def metrics_text(queue_collector: QueueCollector | None) -> bytes:
+    """This process's metrics, or every process's in multiprocess mode, plus the queue's."""
+    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+        from prometheus_client import multiprocess
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)
+        body = generate_latest(registry)
+    else:
+        body = generate_latest(REGISTRY)
+    if queue_collector is not None:
+        extra = CollectorRegistry()
+        extra.register(queue_collector)
+        body += generate_latest(extra)
+    return body
+
+
+# --------------------------------------------------------------------------------------------------
+# Logging
+
+_request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
+_game_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("game_id", default=None)
+_seat: contextvars.ContextVar[int | None] = contextvars.ContextVar("seat", default=None)
+
+CONTEXT_FIELDS = ("request_id", "game_id", "seat", "job_id")
+# Extra fields a log call may pass (anything else given as `extra` is dropped, so nothing leaks by accident).
+EXTRA_FIELDS = ("method", "route", "path", "status", "duration_ms", "versions", "types", "worker")
+REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
+# A seat token is `<game id>.<urlsafe secret>`; a credential follows "Bearer".
+SECRET_SHAPES = re.compile(r"(?i)(bearer\s+)\S+|\b[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{32,}\b")
+
+
+def bind(**context) -> None:
+    """Adds request context (game_id, seat) to every log line of the current request."""
+    if "game_id" in context:
+        _game_id.set(context["game_id"])
+    if "seat" in context:
+        _seat.set(context["seat"])
+
+
+def _job_context() -> dict:
+    try:
+        from rq import get_current_job
+        job = get_current_job()
+    except Exception:  # noqa: BLE001 - outside a worker
+        return {}
+    if job is None:
+        return {}
+    context = {"job_id": job.id}
+    args = job.args or ()
+    if args and isinstance(args[0], str):
+        context["game_id"] = args[0]
+    if len(args) >= 3 and isinstance(args[2], int):
+        context["seat"] = args[2]
+    return context
+
+
+def redact(text: str) -> str:
+    return SECRET_SHAPES.sub(lambda m: (m.group(1) or "") + "[redacted]", text)
+
+
+class JsonFormatter(logging.Formatter):
+    def format(self, record: logging.LogRecord) -> str:
+        entry = {"ts": time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + f".{int(record.msecs):03d}Z",
+                 "level": record.levelname, "logger": record.name, "msg": redact(record.getMessage())}
+        context = {"request_id": _request_id.get(), "game_id": _game_id.get(), "seat": _seat.get(),
+                   **_job_context()}
+        for name in CONTEXT_FIELDS:
+            value = getattr(record, name, None)
+            value = context.get(name) if value is None else value
+            if value is not None:
+                entry[name] = value
+        for name in EXTRA_FIELDS:
+            if hasattr(record, name):
+                entry[name] = getattr(record, name)
+        if record.exc_info:
+            entry["exc"] = redact(self.formatException(record.exc_info))
+        return orjson.dumps(entry, default=str).decode()
+
+
+class TextFormatter(logging.Formatter):
+    def __init__(self):
+        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
+
+    def format(self, record: logging.LogRecord) -> str:
+        return redact(super().format(record))
+
+
+def configure_logging(level: str | None = None, stream=None) -> logging.Handler:
+    """One handler on the root logger (JSON unless LOG_FORMAT=text); calling it again changes nothing."""
+    root = logging.getLogger()
+    for handler in root.handlers:
+        if getattr(handler, "_talon", False):
+            return handler
+    handler = logging.StreamHandler(stream or sys.stderr)
+    handler.setFormatter(TextFormatter() if os.environ.get("LOG_FORMAT") == "text" else JsonFormatter())
+    handler._talon = True
+    root.addHandler(handler)
+    root.setLevel(level or os.environ.get("LOG_LEVEL", "INFO"))
+    return handler
+
+
+# --------------------------------------------------------------------------------------------------
+# Flask
+
+def init_app(app: Flask, connection, queue_name: str) -> None:
+    """JSON logs with request context, request metrics, append counters, and GET /metrics."""
+    configure_logging()
+    install_metrics()
+    collector = QueueCollector(connection, queue_name)
+
+    @app.before_request
+    def _start():
+        g.talon_started = time.perf_counter()
+        incoming = request.headers.get("X-Request-ID", "")
+        _request_id.set(incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex)
+        _game_id.set((request.view_args or {}).get("game_id"))
+        _seat.set(None)
+
+    @app.after_request
+    def _finish(response: Response) -> Response:
+        started = getattr(g, "talon_started", None)
+        if started is None:
+            return response
+        elapsed = time.perf_counter() - started
+        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        if route != "/metrics":
+            HTTP_REQUESTS.labels(request.method, route, str(response.status_code)).inc()
+            HTTP_LATENCY.labels(request.method, route).observe(elapsed)
+        response.headers["X-Request-ID"] = _request_id.get() or ""
+        log.info("request", extra={"method": request.method, "route": route, "path": request.path,
+                                   "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
+        return response
+
+    @app.teardown_request
+    def _forget(_exc):
+        # The context belongs to this request only (a thread serves many; a job may run on it next).
+        _request_id.set(None)
+        _game_id.set(None)
+        _seat.set(None)
+
+    app.extensions["talon_metrics"] = collector
+
+
+def init_worker() -> None:
+    """The worker's logs and metrics (its samples reach the API's /metrics in multiprocess mode, or
+    its own port if TALON_WORKER_METRICS_PORT is set)."""
+    configure_logging()
+    install_metrics()
+    port = os.environ.get("TALON_WORKER_METRICS_PORT")
+    if port:
+        from prometheus_client import start_http_server
+        start_http_server(int(port), addr=os.environ.get("TALON_WORKER_METRICS_ADDR", "0.0.0.0"))
+
+
+blp = Blueprint("metrics", __name__, description="Prometheus metrics")
+
+
+@blp.route("/metrics", methods=["GET"])
+@blp.response(200, {"type": "string"}, description="Prometheus metrics (text exposition format), aggregated over the API's "
+                                "worker processes; queue depth and failed jobs from rq", content_type="text/plain")
+def metrics():
+    """Prometheus metrics"""
+    return Response(metrics_text(current_app.extensions.get("talon_metrics")), content_type=CONTENT_TYPE_LATEST)
