@@ -12,14 +12,15 @@ import os
 import redis
 from rq import Queue, SimpleWorker
 
+from service import observability
 from service.config import Settings
 from workers.jobs import schedule_sweep
 
 
 def main() -> None:
     # Configure logging before the worker exists: rq 3 only adds its handlers where none is configured.
-    logging.basicConfig(level=os.environ.get("LOG_LEVEL", "INFO"),
-                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    # JSON lines with the job's id, game and seat; metrics of this process (service/observability.py).
+    observability.init_worker()
     settings = Settings.from_env()
     connection = redis.Redis.from_url(settings.redis_url)
     queue = Queue(settings.queue_name, connection=connection)
