@@ -276,6 +276,10 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
             assert set(hands_seen[e["data"]["deal"]]) <= set(e["data"]["deck"])  # my cards were in that deck
     checked, problems = player_verifies(public)
     assert checked == deals >= 2 and problems == []
+    # The README's own snippet, run as a player would run it, on this log.
+    done = subprocess.run(["bash", "-c", "python3 -c '" + readme_snippet() + "'"], input=json.dumps({"events": public}),
+                          capture_output=True, text=True, timeout=60)
+    assert done.stdout.splitlines() == [f"deal {n} matches its commitment" for n in range(1, deals + 1)], done.stderr
     assert audit.verify_commitments(public) == []
     # The check can fail: a deck revealed in another order does not match.
     forged = json.loads(json.dumps(public))
@@ -283,6 +287,13 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
     reveal["data"]["deck"].reverse()
     assert player_verifies(forged)[1] == [f"deal {reveal['data']['deal']} does not match its commitment"]
     assert audit.verify_commitments(forged)
+
+
+def readme_snippet() -> str:
+    text = (REPO / "README.md").read_text()
+    block = text[text.index("**Check a deal yourself.**"):]
+    block = block[block.index("python3 -c '") + len("python3 -c '"):]
+    return block[:block.index("'\n```")]
 
 
 def test_the_commitment_is_published_before_the_first_card_and_the_deck_only_after(app, redis_url):
