@@ -371,3 +371,19 @@ def test_the_ops_route(app, finished):
     assert client.get(f"/v1/ops/games/{finished}/audit").status_code == 401
     assert client.get(f"/v1/ops/games/{finished}/audit", headers=auth("nope")).status_code == 403
     assert client.get("/v1/ops/games/unknown/audit", headers=auth(OPERATOR)).status_code == 404
+
+
+def test_an_abandoned_match_reveals_its_deal_and_verifies(app, store):
+    client = app.test_client()
+    game_id = client.post("/v1/games", json={"game": "sixty-six", "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
+    for name in ("Ana", "Ben"):
+        client.post(f"/v1/games/{game_id}/players", json={"name": name})
+    talon = app.extensions["talon"]
+    assert talon.sweep(now_ms=int(9e12), idle_expiry_s=1) == 1
+    events = store.read(game_id)
+    assert [e.type for e in events[-2:]] == ["match_abandoned", "deal_revealed"]
+    report = audit.audit_game(store, game_id)
+    assert report["ok"], report["first_broken"]
+    assert report["checks"]["replay"]["match_result"] == "abandoned"
+    assert report["checks"]["commitments"] == {"ok": True, "deals": 1, "revealed": 1, "pending": 0}
