@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import logging
 import os
+import threading
+import time
 
 import redis
 from rq import Queue, SimpleWorker
 
 from service import observability
 from service.config import Settings
-from workers.jobs import schedule_sweep
+from workers.jobs import SWEEP_INTERVAL_S, enqueue_sweep
 
 
 def main() -> None:
@@ -24,8 +26,19 @@ def main() -> None:
     settings = Settings.from_env()
     connection = redis.Redis.from_url(settings.redis_url)
     queue = Queue(settings.queue_name, connection=connection)
-    schedule_sweep(queue)
+    # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
+    # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it.
+    threading.Thread(target=_sweep_ticker, args=(queue,), name="sweep-ticker", daemon=True).start()
     SimpleWorker([queue], connection=connection).work(with_scheduler=True)
+
+
+def _sweep_ticker(queue: Queue) -> None:
+    while True:
+        try:
+            enqueue_sweep(queue)
+        except Exception:  # noqa: BLE001 - Redis may be away for a while: try again next tick
+            logging.getLogger("talon.worker").warning("could not enqueue the sweep", exc_info=True)
+        time.sleep(SWEEP_INTERVAL_S)
 
 
 if __name__ == "__main__":

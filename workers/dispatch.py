@@ -6,7 +6,8 @@ re-checks the version before it appends, so a stale or duplicated job does nothi
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+import os
+from datetime import datetime, timedelta, timezone
 
 import redis
 from rq import Queue
@@ -18,6 +19,8 @@ from games import table as tables
 log = logging.getLogger("talon.dispatch")
 
 JOB_TIMEOUT_S = 60
+# A job popped or started this long ago lost its worker: bot turns and scoring take milliseconds.
+STALE_STARTED_S = float(os.environ.get("TALON_STALE_JOB_S", "30"))
 RESULT_TTL_S = 60  # finished jobs only guard their id briefly; every job re-checks the version anyway
 FAILURE_TTL_S = 3600
 JOB_FUNCTIONS = {"advance": "workers.jobs.advance", "bot": "workers.jobs.bot_turn",
@@ -42,8 +45,10 @@ class Dispatcher:
         new = 0
         for kind, seat in tables.followups(table):
             jid = job_id(kind, table.game_id, table.version, seat)
-            if repair and not self._replaceable(jid):
-                continue
+            if repair:
+                jid = self._repair_id(jid)
+                if jid is None:
+                    continue
             new += self._enqueue(kind, jid, table, seat)
         return new
 
@@ -61,13 +66,28 @@ class Dispatcher:
             return 0
         return 1
 
-    def _replaceable(self, jid: str) -> bool:
-        """A job id the sweeper may (re)use: none exists, or the one there failed or was stopped."""
+    def _repair_id(self, jid: str) -> str | None:
+        """The id under which the sweeper re-enqueues a lost job, or None while the job is alive.
+
+        None exists: the same id. It failed or was stopped: deleted, the same id. Its worker died
+        with it (popped from the queue but never started, or started long ago; bot turns and scoring
+        take milliseconds): a new id beside it, since running a job twice is harmless (each one
+        re-checks the version and appends with it).
+        """
         try:
             job = Job.fetch(jid, connection=self.queue.connection)
         except NoSuchJobError:
-            return True
-        if job.get_status(refresh=True) in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
+            return jid
+        status = job.get_status(refresh=True)
+        if status in (JobStatus.FAILED, JobStatus.STOPPED, JobStatus.CANCELED):
             job.delete()
-            return True
-        return False
+            return jid
+        since = {JobStatus.STARTED: job.started_at, JobStatus.QUEUED: job.enqueued_at}.get(status)
+        if since is None or (status == JobStatus.QUEUED and self._waiting_in_queue(jid)):
+            return None
+        age_s = (datetime.now(timezone.utc) - since.replace(tzinfo=timezone.utc)).total_seconds()
+        return f"{jid}-r{int(age_s)}" if age_s > STALE_STARTED_S else None
+
+    def _waiting_in_queue(self, jid: str) -> bool:
+        # A queued job a worker popped sits in rq's intermediate list until the worker starts it.
+        return self.queue.connection.lpos(self.queue.key, jid) is not None

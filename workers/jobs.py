@@ -4,7 +4,6 @@ from __future__ import annotations
 import logging
 import os
 import time
-from datetime import timedelta
 
 from rq import Queue, get_current_job
 from rq.exceptions import DuplicateJobError
@@ -47,20 +46,17 @@ def turn_timeout(game_id: str, version: int, seat: int) -> bool:
 
 
 def sweep() -> int:
-    """Close long-idle matches and repair lost follow-ups, then schedule the next sweep."""
+    """Close long-idle matches and repair lost follow-ups (enqueued every SWEEP_INTERVAL_S)."""
     touched = _talon().sweep(now_ms=int(time.time() * 1000), idle_expiry_s=IDLE_EXPIRY_S)
     if touched:
-        log.info("sweeper re-enqueued work for %d games", touched)
-    job = get_current_job()
-    schedule_sweep(Queue(job.origin, connection=job.connection))
+        log.info("sweeper touched %d games", touched)
     return touched
 
 
-def schedule_sweep(queue: Queue, delay_s: int = SWEEP_INTERVAL_S) -> None:
-    """One pending sweep at a time: the id names the time slot, so workers starting together agree."""
-    slot = int(time.time() // delay_s) + 1
+def enqueue_sweep(queue: Queue, interval_s: int = SWEEP_INTERVAL_S) -> None:
+    """One sweep per time slot: the id names the slot, so several workers enqueue it once."""
+    slot = int(time.time() // interval_s)
     try:
-        queue.enqueue_in(timedelta(seconds=delay_s), "workers.jobs.sweep", job_id=f"sweep-{slot}",
-                         unique=True, result_ttl=delay_s * 4)
+        queue.enqueue("workers.jobs.sweep", job_id=f"sweep-{slot}", unique=True, result_ttl=interval_s * 4)
     except DuplicateJobError:
         pass
