@@ -62,9 +62,10 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings)
     api = TalonApi(app)
-    from service.routes import docs, games, health, ops
+    from service.routes import docs, games, health, hints, ops
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
+    api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     app.register_blueprint(docs.blp)
     app.extensions["talon_api"] = api
 
