@@ -10,7 +10,7 @@ _GAME_MODULES = {
     "fifty-six": "games.fiftysix",
 }
 
-BOT_LEVELS = ("random", "basic")
+BOT_LEVELS = ("random", "basic", "expert")  # games.bots.LEVELS
 
 
 def game_names() -> tuple[str, ...]:

@@ -46,7 +46,8 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
-from games.registry import BOT_LEVELS, bots_for, game_names, rules_for
+from games import bots
+from games.registry import BOT_LEVELS, game_names, rules_for
 
 SEAT_KINDS = ("human", "bot")
 OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
@@ -373,9 +374,8 @@ def event_view(table_game: str, event: dict, seat: int | None, operator: bool = 
 def bot_choice(table: Table, seat: int) -> dict:
     """The bot's action, chosen from exactly the view its seat gets, with a seed fixed by the position."""
     view = seat_view(table, seat)
-    rng = random.Random(f"{table.seed}:{table.version}:{seat}")
     level = table.seats[seat].level if table.seats[seat].kind == "bot" else STAND_IN_LEVEL
-    return bots_for(table.game).choose(view, level, rng)
+    return bots.choose(view, level, seed=f"{table.seed}:{table.version}:{seat}")
 
 
 def seat_of_token(table: Table, token_hash: str) -> int | None:

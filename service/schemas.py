@@ -196,3 +196,21 @@ class Health(Schema):
 
 def validation_error(err: ValidationError) -> dict:
     return err.messages if isinstance(err.messages, dict) else {"_schema": err.messages}
+
+
+class ActionValue(Schema):
+    action = fields.Dict(required=True, metadata={"description": "One of the view's legal_actions"})
+    value = fields.Float(allow_none=True, required=True, metadata={
+        "description": "Estimated game points of the deal for the seat's side (own minus the others') after "
+                       "this action; null where the expert has no search for this game"})
+
+
+class Hint(Schema):
+    version = fields.Integer(required=True, metadata={"description": "The game version the hint is for"})
+    seat = fields.Integer(required=True)
+    level = fields.String(required=True, metadata={"description": "The bot level that made the suggestion"})
+    suggestion = fields.Dict(required=True, metadata={"description": "The suggested action, as listed in legal_actions"})
+    searched = fields.Boolean(required=True, metadata={
+        "description": "true: values come from search over worlds consistent with the seat's view; "
+                       "false: this game has no search yet and the basic rules chose"})
+    values = fields.List(fields.Nested(ActionValue), required=True)

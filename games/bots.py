@@ -1,0 +1,64 @@
+"""The one bot interface: `choose(view, level, seed)` returns one of the view's `legal_actions`.
+
+A bot sees exactly its seat's API view (the same JSON a client gets) and its seed, nothing else: no
+engine state, no clock, no global random. Levels, for every game:
+
+* random: uniform among the legal actions;
+* basic:  the game's hand-written rules (games/<game>/bots.py);
+* expert: search over the worlds consistent with the view (games/<game>/expert.py). Sixty-Six has
+  it (two-player variants); Fifty-Six, Smear and the 3p/4p Sixty-Six variants have no search yet and
+  play basic at this level.
+
+Time budget: the expert's work is bounded by a sample count per game (`SAMPLES`), calibrated once on
+this machine so that a decision's p95 stays within 300 ms (bench/botlab.py measures it). A caller with
+a clock may also pass `stop`, a function that says when time is up; the pure core never reads a clock.
+"""
+from __future__ import annotations
+
+import random
+from importlib import import_module
+from typing import Callable
+
+LEVELS = ("random", "basic", "expert")
+
+_PACKAGES = {"sixty-six": "games.sixtysix", "fifty-six": "games.fiftysix", "smear": "games.smear"}
+
+# Work per expert decision: worlds times actions tried. Calibrated with bench/botlab.py.
+SAMPLES = {"sixty-six": 16}
+
+
+def action_key(action: dict) -> str:
+    """How the expert's values name an action: the card of a play, "meld H", else the type."""
+    if action["type"] == "play":
+        return action["card"]
+    return f"meld {action['suit']}" if action["type"] == "meld" else action["type"]
+
+
+def _never() -> bool:
+    return False
+
+
+def _module(game: str, name: str):
+    return import_module(f"{_PACKAGES[game]}.{name}")
+
+
+def choose(view: dict, level: str = "basic", seed: int | str = 0, stop: Callable[[], bool] | None = None,
+           samples: int | None = None) -> dict:
+    """The bot's action for `view` (one of `view["legal_actions"]`)."""
+    return decide(view, level, seed, stop, samples)[0]
+
+
+def decide(view: dict, level: str, seed: int | str = 0, stop: Callable[[], bool] | None = None,
+           samples: int | None = None) -> tuple[dict, dict[str, float] | None]:
+    """The action and, for the expert, the estimated value of each legal action (None otherwise)."""
+    if level not in LEVELS:
+        raise ValueError(f"bot level must be one of {', '.join(LEVELS)}")
+    legal = view["legal_actions"]
+    if not legal:
+        raise ValueError("the view has no legal actions: it is not this seat's turn")
+    rng = random.Random(f"{seed}")
+    game = view["game"]
+    if level != "expert" or game not in SAMPLES:
+        return _module(game, "bots").choose(view, level, rng), None
+    budget = SAMPLES[game] if samples is None else samples
+    return _module(game, "expert").choose(view, rng, budget, stop or _never)

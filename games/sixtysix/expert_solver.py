@@ -1,0 +1,146 @@
+"""Exact solver for a two-player deal once the stock is closed or exhausted (perfect information).
+
+From then on the strict duty applies (RULES §2.3: follow suit, head the trick, else trump), no more
+marriages are shown (unless meld_after_close, which `applies` excludes), and the leader may declare
+out before leading. The solver walks every continuation with memoised negamax; leaves are scored by
+`deal_points`, RULES §2.9 for two seats (tests hold it to the engine's `round_result`). The value of a
+position is (game points of the seat to move) minus (game points of the other seat).
+"""
+from __future__ import annotations
+
+from games import cards
+from games.sixtysix.legal import follow_options
+from games.sixtysix.options import CARD_POINTS, RANK_ORDER
+from games.sixtysix.scoring import two_or_three, win_scale
+from games.sixtysix.state import FOLLOW, LEAD, Play, State, Trick, stock_open
+
+DECLARE = ("declare_out",)
+
+
+def applies(state: State) -> bool:
+    return (state.n_seats == 2 and state.phase in (LEAD, FOLLOW) and not stock_open(state.round)
+            and not state.options.meld_after_close and state.round.turn_meld is None)
+
+
+def action_of(move: tuple) -> dict:
+    return {"type": "declare_out"} if move == DECLARE else {"type": "play", "card": move[0]}
+
+
+class Solver:
+    def __init__(self, state: State):
+        self.state = state
+        self.trump = state.round.trump_suit
+        self.memo: dict = {}
+        self.leaves: dict = {}
+
+    def root_values(self) -> dict[tuple, int]:
+        """Each legal move of the seat to act, with its exact value for that seat."""
+        rnd = self.state.round
+        start = (rnd.hands, rnd.to_play, tuple((p.seat, p.card) for p in rnd.trick), rnd.tricks)
+        return {move: self._after(move, *start) for move in self._moves(*start[:3])}
+
+    def _moves(self, hands, to_play, trick) -> list[tuple]:
+        hand = hands[to_play]
+        if not trick:
+            return [DECLARE] + [(c,) for c in sorted(set(hand))]
+        allowed = follow_options(hand, [c for _, c in trick], self.trump, strict=True)
+        return [(c,) for c in sorted(set(allowed))]
+
+    def _value(self, hands, to_play, trick, tricks) -> int:
+        if not any(hands):
+            return self._leaf(hands, to_play, tricks, declarer=None)
+        key = (hands, to_play, trick, self._summary(tricks))
+        if key not in self.memo:
+            self.memo[key] = max(self._after(m, hands, to_play, trick, tricks)
+                                 for m in self._moves(hands, to_play, trick))
+        return self.memo[key]
+
+    def _after(self, move, hands, to_play, trick, tricks) -> int:
+        """The value for `to_play` of making `move`."""
+        if move == DECLARE:
+            return self._leaf(hands, to_play, tricks, declarer=to_play)
+        card = move[0]
+        hand = list(hands[to_play])
+        hand.remove(card)
+        hands = tuple(tuple(hand) if s == to_play else h for s, h in enumerate(hands))
+        trick = trick + ((to_play, card),)
+        if len(trick) < 2:
+            return -self._value(hands, 1 - to_play, trick, tricks)
+        winner = trick[cards.winning_index([c for _, c in trick], self.trump, RANK_ORDER)][0]
+        done = Trick(trick[0][0], tuple(Play(s, c) for s, c in trick), winner,
+                     sum(CARD_POINTS[cards.rank_of(c)] for _, c in trick))
+        value = self._value(hands, winner, (), tricks + (done,))
+        return value if winner == to_play else -value
+
+    def _summary(self, tricks) -> tuple:
+        """What the score depends on, besides the cards still to play: points and tricks per seat."""
+        points, won = [0, 0], [0, 0]
+        for t in tricks:
+            points[t.winner] += t.points
+            won[t.winner] += 1
+        return tuple(points), tuple(won)
+
+    def _leaf(self, hands, seat, tricks, declarer) -> int:
+        # The score depends on the points and tricks per seat, the last trick's winner and who declared.
+        key = (self._summary(tricks), tricks[-1].winner if tricks else None, declarer, seat)
+        if key not in self.leaves:
+            self.leaves[key] = self._score(hands, seat, tricks, declarer)
+        return self.leaves[key]
+
+    def _score(self, hands, seat, tricks, declarer) -> int:
+        (points, won), last = self._summary(tricks), (tricks[-1].winner if tricks else None)
+        game = deal_points(self.state, points, won, last, declarer)
+        return game[seat] - game[1 - seat]
+
+
+def deal_points(state: State, points, won, last, declarer) -> tuple[int, int]:
+    """RULES §2.9 for two seats, as scoring.round_result computes it (a test holds them equal)."""
+    rnd, opts = state.round, state.options
+    target, half = opts.spec.target, opts.schneider_threshold
+    melds = [0, 0]
+    for m in rnd.melds:
+        melds[m.seat] += m.points if won[m.seat] else 0
+    totals = [points[s] + melds[s] for s in (0, 1)]
+    if declarer is None and rnd.closer is None and last is not None and opts.last_trick_rule == "plus10":
+        totals[last] += 10
+    closer = rnd.closer
+
+    def wins(side: int) -> tuple[int, int]:
+        o = 1 - side
+        if closer == side and opts.closed_scoring == "at_closing":
+            g = win_scale(rnd.tricks_at_close[o], rnd.totals_at_close[o], half)
+        else:
+            g = win_scale(won[o], totals[o], half)
+        return _to(side, g)
+
+    if declarer is not None:
+        d, o = declarer, 1 - declarer
+        if totals[d] >= target and closer in (None, d):
+            return wins(d)
+        if totals[d] >= target:
+            return _to(d, two_or_three(rnd.tricks_at_close[d]))
+        if closer == d:
+            return _to(o, two_or_three(rnd.tricks_at_close[o]))
+        if opts.false_declaration == "mirror":
+            return _to(o, win_scale(won[o], totals[o], half))
+        return _to(o, two_or_three(won[o]))
+    if closer is not None:
+        if last == closer and totals[closer] >= target:
+            return wins(closer)
+        return _to(1 - closer, two_or_three(rnd.tricks_at_close[1 - closer]))
+    if opts.last_trick_rule == "last_trick_wins_one_point":
+        return _to(last, 1)
+    if totals[0] == totals[1]:
+        return 0, 0
+    w = 0 if totals[0] > totals[1] else 1
+    return _to(w, win_scale(won[1 - w], totals[1 - w], half))
+
+
+def _to(side: int, points: int) -> tuple[int, int]:
+    return (points, 0) if side == 0 else (0, points)
+
+
+def solve(state: State) -> dict[str, int]:
+    """Exact values of the legal moves at `state` for the seat to act, keyed like the API's actions."""
+    from games.bots import action_key
+    return {action_key(action_of(m)): v for m, v in Solver(state).root_values().items()}

@@ -1,0 +1,119 @@
+"""Worlds consistent with a seat's view: engine states whose hidden cards are sampled.
+
+Only what the view shows is used: the own hand, the tricks, the current trick, the marriages shown
+(their K and Q are known to sit in the melder's hand until played), the face-up trump card, the stock
+size and the hand sizes. Every other card is dealt at random among the other hands and the stock.
+Written for the two-player games with a talon (2p24, 2p20, 2p32); `supported` says when it applies.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import fields, replace
+
+from games import cards
+from games.sixtysix.options import CARD_POINTS, Options, deck
+from games.sixtysix.state import Meld, Play, Round, State, Trick, new_state
+
+
+def supported(view: dict) -> bool:
+    rnd = view["round"]
+    return (view["options"].get("variant", "2p24").startswith("2p") and rnd is not None
+            and rnd["hand"] is not None and bool(view["legal_actions"]))
+
+
+def options_of(view: dict) -> dict:
+    """The match options the engine knows (the table adds first_dealer and timers beside them)."""
+    names = {f.name for f in fields(Options)}
+    return {k: v for k, v in view["options"].items() if k in names}
+
+
+def played_cards(rnd: dict) -> list[str]:
+    return [p["card"] for t in rnd["tricks"] for p in t["cards"]] + [p["card"] for p in rnd["trick"]]
+
+
+def known_in_hand(rnd: dict, seat: int) -> list[str]:
+    """Cards a seat has shown in a marriage and not played yet."""
+    gone = set(played_cards(rnd))
+    shown = [r + m["suit"] for m in rnd["melds"] if m["seat"] == seat for r in "KQ"]
+    return [c for c in shown if c not in gone]
+
+
+def unseen(view: dict) -> list[str]:
+    """Cards whose place the seat does not know (another hand, the stock, or a closed stock's cards)."""
+    rnd, seat = view["round"], view["seat"]
+    known = set(rnd["hand"]) | set(played_cards(rnd))
+    if rnd["trump_card"]:
+        known.add(rnd["trump_card"])
+    for other in range(len(rnd["hand_sizes"])):
+        if other != seat:
+            known |= set(known_in_hand(rnd, other))
+    return [c for c in deck(options_of(view)) if c not in known]
+
+
+def sample(view: dict, rng: random.Random) -> State:
+    """One engine state consistent with the view."""
+    rnd, seat = view["round"], view["seat"]
+    pool = unseen(view)
+    rng.shuffle(pool)
+    hands = []
+    for other, size in enumerate(rnd["hand_sizes"]):
+        if other == seat:
+            hands.append(tuple(rnd["hand"]))
+            continue
+        known = known_in_hand(rnd, other)
+        take = size - len(known)
+        hands.append(tuple(known + pool[:take]))
+        pool = pool[take:]
+    trump_card, stock = _stock(rnd, pool)
+    return _state(view, tuple(hands), trump_card, stock)
+
+
+def _stock(rnd: dict, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
+    """The trump card under the stock and the stock above it. Once closed, neither is shown: the
+    sampled cards stand for both (they are out of play)."""
+    size = rnd["stock_size"]
+    if size == 0:
+        return None, ()
+    if rnd["trump_card"] is not None:
+        return rnd["trump_card"], tuple(pool[:size - 1])
+    return pool[size - 1], tuple(pool[:size - 1])
+
+
+def _state(view: dict, hands: tuple, trump_card: str | None, stock: tuple) -> State:
+    rnd, n = view["round"], len(view["round"]["hand_sizes"])
+    tricks = tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"],
+                         t["points"]) for t in rnd["tricks"])
+    melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
+    meld_used = tuple(tuple(known_in_hand(rnd, s)) for s in range(n))
+    totals_at_close = None
+    if rnd["tricks_at_close"] is not None:
+        totals_at_close = _totals_at(tricks[:sum(rnd["tricks_at_close"])], melds, n)
+    rounds = Round(
+        number=rnd["number"], dealer=rnd["dealer"], trump_suit=rnd["trump"], trump_card=trump_card,
+        stock=stock, hands=hands, leader=rnd["leader"],
+        to_play=rnd["to_act"][0] if rnd["to_act"] else rnd["leader"],
+        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]), tricks=tricks, melds=melds,
+        meld_used=meld_used, turn_meld=rnd["turn_meld"], closer=rnd["closer"],
+        tricks_at_close=None if rnd["tricks_at_close"] is None else tuple(rnd["tricks_at_close"]),
+        totals_at_close=totals_at_close, declarer=rnd["declarer"], turned_card=rnd["turned_card"],
+    )
+    base = new_state(options_of(view), n, view["options"].get("first_dealer", 0))
+    scores = tuple(s["score"] for s in view["standing"])
+    return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
+                   rounds_dealt=rnd["number"], round=rounds)
+
+
+def _totals_at(tricks: tuple, melds: tuple, n: int) -> tuple[int, ...]:
+    """Card points and active marriages per seat after these tricks (2p: a side is a seat)."""
+    points = [0] * n
+    for t in tricks:
+        points[t.winner] += t.points
+    won = {t.winner for t in tricks}
+    for m in melds:
+        if m.seat in won:
+            points[m.seat] += m.points
+    return tuple(points)
+
+
+def trick_points(plays) -> int:
+    return sum(CARD_POINTS[cards.rank_of(c)] for c in plays)

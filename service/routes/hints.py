@@ -1,0 +1,46 @@
+"""GET /v1/games/{id}/hint: the expert's suggestion for the seat's current decision.
+
+The hint is computed by games.bots from exactly the seat's view, like a bot's move, so it can say
+nothing the seat may not know. Its seed names the game, version and seat, never the match's secret.
+"""
+from __future__ import annotations
+
+import time
+
+from flask_smorest import Blueprint
+
+from games import bots
+from games import table as tables
+from service.http import bearer_token, caller, json_response, problems, talon
+from service.problems import Problem
+from service.schemas import Hint
+
+blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for a seat's decision")
+
+HINT_SECONDS = 0.3  # the route, not the pure bot, holds the clock
+
+
+@blp.route("/<game_id>/hint", methods=["GET"])
+@blp.doc(security=[{"seat": []}])
+@blp.response(200, Hint)
+@problems(blp, 401, 403, 404, 409)
+def get_hint(game_id):
+    """The expert's suggestion for the seat's current decision
+
+    With the estimated value of each legal action: the game points of the deal the seat's side can
+    expect (own minus the others') after it. 409 when the game does not wait for this seat."""
+    table = talon().table(game_id)
+    who = caller(table, bearer_token(), required=True)
+    if who.seat is None:
+        raise Problem(403, "forbidden", "hints are for seats: use the seat's token")
+    view = tables.seat_view(table, who.seat)
+    if not view["legal_actions"]:
+        raise Problem(409, "not-your-turn", "the game does not wait for this seat now",
+                      current_version=table.version)
+    deadline = time.monotonic() + HINT_SECONDS
+    action, values = bots.decide(view, "expert", seed=f"hint:{game_id}:{table.version}:{who.seat}",
+                                 stop=lambda: time.monotonic() > deadline)
+    rows = [{"action": a, "value": None if values is None else round(values[bots.action_key(a)], 3)}
+            for a in view["legal_actions"]]
+    return json_response({"version": table.version, "seat": who.seat, "level": "expert", "suggestion": action,
+                          "searched": values is not None, "values": rows})

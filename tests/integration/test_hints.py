@@ -1,0 +1,57 @@
+"""GET /v1/games/{id}/hint on a real Redis: the expert's suggestion for the seat to act, and nothing more."""
+from __future__ import annotations
+
+import pytest
+
+from tests.support.talon import auth, make_app
+
+TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0},
+              "seats": [{"kind": "human"}, {"kind": "human"}]}
+
+
+@pytest.fixture
+def client(r, redis_url):
+    return make_app(redis_url).test_client()
+
+
+def start(client):
+    game_id = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("Ana", "Bo")]
+    return game_id, tokens
+
+
+def test_hint_suggests_a_legal_action_with_a_value_for_each(client):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json  # dealer 0: seat 1 leads
+    hint = client.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[1]))
+    assert hint.status_code == 200, hint.json
+    body = hint.json
+    assert body["suggestion"] in view["legal_actions"]
+    assert [row["action"] for row in body["values"]] == view["legal_actions"]
+    assert body["searched"] and all(isinstance(row["value"], float) for row in body["values"])
+    assert body["version"] == view["version"]
+
+
+def test_hint_is_409_when_not_the_seats_turn_and_changes_nothing(client):
+    game_id, tokens = start(client)
+    before = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
+    refused = client.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[0]))
+    assert refused.status_code == 409
+    assert refused.headers["Content-Type"].startswith("application/problem+json")
+    assert client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"] == before
+
+
+def test_hint_needs_a_seat_token(client):
+    game_id, _ = start(client)
+    assert client.get(f"/v1/games/{game_id}/hint").status_code == 401
+    assert client.get("/v1/games/nosuchgame/hint", headers=auth("x")).status_code in (401, 404)
+
+
+def test_hint_reveals_no_card_the_seat_cannot_see(client):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+    text = client.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[1])).get_data(as_text=True)
+    own = set(view["round"]["hand"]) | {view["round"]["trump_card"]}
+    from games.sixtysix import RULES
+    hidden = set(RULES.deck(RULES.normalize_options({}, 2))) - own
+    assert not [card for card in hidden if f'"{card}"' in text]
