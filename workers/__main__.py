@@ -18,6 +18,8 @@ from service import observability
 from service.config import Settings
 from workers.jobs import SWEEP_INTERVAL_S, enqueue_sweep
 
+log = logging.getLogger("talon.worker")
+
 
 def main() -> None:
     # Configure logging before the worker exists: rq 3 only adds its handlers where none is configured.
@@ -29,7 +31,31 @@ def main() -> None:
     # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
     # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it.
     threading.Thread(target=_sweep_ticker, args=(queue,), name="sweep-ticker", daemon=True).start()
-    SimpleWorker([queue], connection=connection).work(with_scheduler=True)
+    work_through_outages(queue, connection)
+
+
+def work_through_outages(queue: Queue, connection: redis.Redis) -> None:
+    """Run the worker; when Redis goes away, wait for it and start a fresh worker (rq's own loop gives
+    up on a lost connection). Returns when the worker is stopped by a signal."""
+    while True:
+        try:
+            SimpleWorker([queue], connection=connection).work(with_scheduler=True)
+            return
+        except (redis.ConnectionError, redis.TimeoutError) as lost:
+            log.warning("Redis is unreachable (%s); waiting for it", lost)
+            _wait_for_redis(connection)
+
+
+def _wait_for_redis(connection: redis.Redis) -> None:
+    delay = 0.5
+    while True:
+        time.sleep(delay)
+        try:
+            connection.ping()
+            log.warning("Redis is back; the worker starts again")
+            return
+        except (redis.ConnectionError, redis.TimeoutError):
+            delay = min(delay * 2, 10.0)
 
 
 def _sweep_ticker(queue: Queue) -> None:
@@ -37,7 +63,7 @@ def _sweep_ticker(queue: Queue) -> None:
         try:
             enqueue_sweep(queue)
         except Exception:  # noqa: BLE001 - Redis may be away for a while: try again next tick
-            logging.getLogger("talon.worker").warning("could not enqueue the sweep", exc_info=True)
+            log.warning("could not enqueue the sweep", exc_info=True)
         time.sleep(SWEEP_INTERVAL_S)
 
 

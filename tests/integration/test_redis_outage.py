@@ -1,9 +1,17 @@
 """Redis goes away and comes back: 503 with Retry-After meanwhile, nothing acknowledged is lost."""
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+import time
+from pathlib import Path
 
 import pytest
+import redis
+
+from service.usecases import Talon
 
 from tests.support.redis_proc import RedisProcess
 from tests.support.talon import auth, make_app, run_jobs
@@ -59,3 +67,25 @@ def test_outage_gives_503_and_the_service_recovers_without_losing_moves(own_redi
         if client.get(f"/v1/games/{game_id}").json["status"] == "finished":
             break
     assert client.get(f"/v1/games/{game_id}").json["status"] == "finished"
+
+
+def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
+    log = tmp_path / "worker.log"
+    env = {**os.environ, "REDIS_URL": own_redis.url, "TALON_SWEEP_INTERVAL_S": "1"}
+    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=Path(__file__).resolve().parents[2], env=env,
+                              stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    try:
+        time.sleep(1.0)
+        own_redis.stop()
+        time.sleep(2.0)
+        assert worker.poll() is None, "the worker died with the connection:\n" + log.read_text()
+        own_redis.start()
+        talon = Talon(redis.Redis.from_url(own_redis.url))
+        created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=4)
+        deadline = time.monotonic() + 40
+        while talon.table(created.game_id).status != "finished":
+            assert time.monotonic() < deadline, "the worker did not resume:\n" + log.read_text()
+            time.sleep(0.2)
+    finally:
+        worker.terminate()
+        worker.wait(10)
