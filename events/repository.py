@@ -2,13 +2,24 @@
 
 Generic: the caller passes the fold (`evolve`), the snapshot codec and the rule for snapshot points, so
 this module knows Redis streams only through the EventStore and no game at all.
+
+A repository keeps the states it loaded or saved last in a small in-process LRU, each with its version
+and the hash of the stream entry at that version. A load sends that (version, hash) along, and the store
+answers with only the events after it as long as the entry still has that hash (the hash chain makes it
+stand for the whole history): the hot paths fold the new events onto the state they already hold instead
+of decoding the snapshot and folding the round so far on every request. States are immutable, so one
+state may serve several threads.
 """
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
 from events.store import AppendResult, EventStore, StoredEvent
+
+DEFAULT_CACHE_SIZE = 1024
 
 
 class UnknownAggregate(Exception):
@@ -26,18 +37,63 @@ class Folding:
     engine_version: str                         # snapshots from other code versions are ignored
 
 
+@dataclass(frozen=True)
+class _Known:
+    state: Any
+    version: int
+    hash: str
+
+
+class _Recent:
+    """A thread-safe LRU of the latest known state per aggregate id."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self._items: OrderedDict[str, _Known] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> _Known | None:
+        with self._lock:
+            item = self._items.get(key)
+            if item is not None:
+                self._items.move_to_end(key)
+            return item
+
+    def put(self, key: str, item: _Known) -> None:
+        if self.size <= 0:
+            return
+        with self._lock:
+            held = self._items.get(key)
+            if held is not None and held.version > item.version:
+                return  # a slower thread must not replace a newer state with an older one
+            self._items[key] = item
+            self._items.move_to_end(key)
+            while len(self._items) > self.size:
+                self._items.popitem(last=False)
+
+
 class Repository:
-    def __init__(self, store: EventStore, folding: Folding):
+    def __init__(self, store: EventStore, folding: Folding, cache_size: int = DEFAULT_CACHE_SIZE):
         self.store = store
         self.folding = folding
+        self._recent = _Recent(cache_size)
 
     def get(self, aggregate_id: str) -> Any:
-        """The current state: the latest valid snapshot plus the events after it."""
-        snapshot, events = self.store.load(aggregate_id, self.folding.engine_version)
-        if snapshot is None and not events:
-            raise UnknownAggregate(aggregate_id)
-        state = self.folding.load(snapshot.state) if snapshot is not None else None
-        return self.fold(state, events)
+        """The current state: the state held from the last load or save plus the events after it, or else
+        the latest valid snapshot plus the events after it."""
+        held = self._recent.get(aggregate_id)
+        known = (held.version, held.hash) if held is not None else None
+        loaded = self.store.load_since(aggregate_id, self.folding.engine_version, known)
+        if loaded.known:
+            state = self.fold(held.state, loaded.events)
+        else:
+            if loaded.snapshot is None and not loaded.events:
+                raise UnknownAggregate(aggregate_id)
+            state = self.folding.load(loaded.snapshot.state) if loaded.snapshot is not None else None
+            state = self.fold(state, loaded.events)
+        if loaded.head is not None and loaded.head[0] == self.folding.version_of(state):
+            self._remember(aggregate_id, state, loaded.head[1])
+        return state
 
     def fold(self, state: Any, events: Sequence[StoredEvent]) -> Any:
         for event in events:
@@ -60,7 +116,12 @@ class Repository:
         if snapshot_due:
             self.store.save_snapshot(aggregate_id, result.last_version, self.folding.engine_version,
                                      self.folding.dump(state))
+        self._remember(aggregate_id, state, result.head_hash)
         return state, result
+
+    def _remember(self, aggregate_id: str, state: Any, head_hash: str | None) -> None:
+        if head_hash is not None:
+            self._recent.put(aggregate_id, _Known(state, self.folding.version_of(state), head_hash))
 
 
 def _as_event(stored: StoredEvent) -> dict:

@@ -101,17 +101,35 @@ return {'ok', first, last, prev_hash}
 
 # Reads what a request needs to rebuild a game, in one round trip.
 #
-# KEYS[1] the game's snapshot hash    KEYS[2] the game's event stream
+# KEYS[1] the game's snapshot hash    KEYS[2] the game's event stream    KEYS[3] the game's chain head
 # ARGV[1] the engine version of the caller: a snapshot taken under another one is ignored.
+# ARGV[2], ARGV[3] (optional) a version whose state the caller holds already, and that entry's hash.
 #
-# Returns {snapshot version or 0, snapshot state JSON or nil, entries after the snapshot}.
+# Returns {snapshot version or 0, snapshot state JSON or nil, entries after the snapshot, chain head}
+# or, when the entry at ARGV[2] still has the hash ARGV[3], {ARGV[2], "known", entries after it, chain
+# head}: the chain makes that hash stand for the whole history up to it, so the caller's state is that
+# history's fold, and neither the snapshot nor the older entries need to travel.
 LOAD = """
+local head = redis.call('GET', KEYS[3])
+if ARGV[2] then
+  local known = tonumber(ARGV[2])
+  if head == ARGV[2] .. ':' .. ARGV[3] then return {known, 'known', {}, head} end
+  local entry = redis.call('XRANGE', KEYS[2], ARGV[2] .. '-0', ARGV[2] .. '-0')
+  if entry[1] then
+    local fields = entry[1][2]
+    for j = 1, #fields, 2 do
+      if fields[j] == 'h' and fields[j + 1] == ARGV[3] then
+        return {known, 'known', redis.call('XRANGE', KEYS[2], string.format('%d-0', known + 1), '+'), head}
+      end
+    end
+  end
+end
 local snap = redis.call('HMGET', KEYS[1], 'version', 'engine', 'state')
 local after, state = 0, false
 if snap[1] and snap[2] == ARGV[1] then
   after, state = tonumber(snap[1]), snap[3]
 end
-return {after, state, redis.call('XRANGE', KEYS[2], string.format('%d-0', after + 1), '+')}
+return {after, state, redis.call('XRANGE', KEYS[2], string.format('%d-0', after + 1), '+'), head}
 """
 
 # Keeps the newest snapshot of a game: an older one never replaces a newer one, whatever the order in

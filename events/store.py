@@ -68,6 +68,16 @@ class Snapshot:
 
 
 @dataclass(frozen=True)
+class Loaded:
+    """What `EventStore.load_since` read: a snapshot (unless the caller's state is `known`), the events
+    after it, and the chain head: (version, hash) of the newest entry (None: a stream without one)."""
+    snapshot: Snapshot | None
+    events: list
+    known: bool
+    head: tuple[int, str] | None
+
+
+@dataclass(frozen=True)
 class FeedEntry:
     id: str
     game_id: str
@@ -244,10 +254,21 @@ class EventStore:
 
     def load(self, game_id: str, engine_version: str) -> tuple[Snapshot | None, list[StoredEvent]]:
         """The latest snapshot taken under `engine_version` (or None) and every event after it."""
-        after, state, entries = self._load(
-            keys=[self._key(game_id, "snap"), self._key(game_id, "events")], args=[engine_version])
+        loaded = self.load_since(game_id, engine_version)
+        return loaded.snapshot, loaded.events
+
+    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> "Loaded":
+        """Like `load`; with `known` = (version, hash) of a state the caller holds, only the events after
+        it, if the stream's entry at that version still has that hash (`Loaded.known` is then True)."""
+        args = [engine_version, *(known or ())]
+        after, state, entries, head = self._load(keys=[self._key(game_id, "snap"), self._key(game_id, "events"),
+                                                       self._key(game_id, "head")], args=args)
+        head_version, _, head_hash = _text(head).partition(":") if head is not None else ("0", "", "")
+        chain_head = (int(head_version), head_hash) if head_hash else None
+        if state is not None and _text(state) == "known":
+            return Loaded(None, self._decode(entries), known=True, head=chain_head)
         snapshot = Snapshot(after, engine_version, orjson.loads(state)) if state is not None else None
-        return snapshot, self._decode(entries)
+        return Loaded(snapshot, self._decode(entries), known=False, head=chain_head)
 
     def meta(self, game_id: str) -> dict[str, str]:
         return _text_dict(self.client.hgetall(self._key(game_id, "meta")))

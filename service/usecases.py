@@ -142,11 +142,16 @@ class Talon:
         for attempt in range(RACE_RETRIES + 1):
             if table is None or attempt > 0:
                 table = self.table(game_id)
-            if idempotency_key and (done := self._replay(game_id, idempotency_key, fingerprint)):
-                return done
-            if if_match is not None and if_match != table.version:
-                raise VersionMismatch(table.version)
-            events = tables.act(table, seat, action)
+            try:
+                if if_match is not None and if_match != table.version:
+                    raise VersionMismatch(table.version)
+                events = tables.act(table, seat, action)
+            except (GameError, VersionMismatch):
+                # A retry of an accepted action may be stale or illegal by now: its record answers it.
+                # Otherwise the append script looks the key up itself, so the common case saves a trip.
+                if idempotency_key and (done := self._replay(game_id, idempotency_key, fingerprint)):
+                    return done
+                raise
             try:
                 after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
                                                  fingerprint=fingerprint, meta=self._meta(table, events))
