@@ -62,11 +62,12 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings)
     api = TalonApi(app)
-    from service.routes import docs, games, health, hints, ops
+    from service.routes import docs, games, health, hints, ops, web
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     app.register_blueprint(docs.blp)
+    app.register_blueprint(web.blp)  # the browser client at / (not API: kept out of the spec)
     app.extensions["talon_api"] = api
 
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.

@@ -1,0 +1,125 @@
+"""The browser client at / played in headless Chromium against the real service (Redis, gunicorn, worker).
+
+Each test drives the page only by clicking, like a person: the page's body carries `data-state`
+(my-turn / waiting / busy / finished) and `data-version`, which the tests wait on instead of sleeping.
+"""
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.browser.conftest import screenshot_dir
+
+pytestmark = pytest.mark.slow
+TURN_TIMEOUT_MS = 15_000
+MAX_ACTIONS = 400
+
+
+def open_lobby(page, service):
+    page.goto(service.url("/"))
+    page.wait_for_selector("#create")
+
+
+def create_match(page, game: str, name: str, seats: dict[int, str] | None = None, options: dict | None = None):
+    """Fill the lobby form and create; returns the game id from the table's URL."""
+    page.click(f'[data-game="{game}"]')
+    page.fill("#player-name", name)
+    for option, value in (options or {}).items():
+        field = page.locator(f"#opt-{option}")
+        field.evaluate("e => { e.closest('details').open = true; }")
+        if field.get_attribute("type") == "checkbox":
+            field.set_checked(bool(value))
+        elif field.evaluate("e => e.tagName") == "SELECT":
+            field.select_option(str(value))
+        else:
+            field.fill(str(value))
+            field.dispatch_event("change")
+    for seat, kind in (seats or {}).items():
+        page.select_option(f"#seat-{seat}", kind)
+    page.click("#create")
+    page.wait_for_function("location.hash.startsWith('#/g/')")
+    return page.url.rsplit("/", 1)[1]
+
+
+def wait_turn(page, after_version: int | None = None) -> str:
+    """Waits until it is this seat's turn or the match is over (and the version moved past `after_version`)."""
+    page.wait_for_function(
+        """v => ['my-turn', 'finished'].includes(document.body.dataset.state)
+               && (v === null || Number(document.body.dataset.version) > v)""",
+        arg=after_version, timeout=TURN_TIMEOUT_MS)
+    return page.evaluate("document.body.dataset.state")
+
+
+def version(page) -> int:
+    return int(page.evaluate("document.body.dataset.version"))
+
+
+def click_and_wait(page, selector: str) -> str:
+    before = version(page)
+    page.click(selector)
+    return wait_turn(page, before)
+
+
+def play_66_turn(page) -> str:
+    """One decision: draw after a won trick, else the first highlighted card."""
+    if page.locator('[data-action="draw"]').count():
+        return click_and_wait(page, '[data-action="draw"]')
+    return click_and_wait(page, "#hand .card.playable >> nth=0")
+
+
+def test_sixty_six_against_a_basic_bot_to_the_end(service, new_page):
+    page = new_page()
+    open_lobby(page, service)
+    create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2})
+    state = wait_turn(page)
+    page.wait_for_selector("#trump-card")
+    assert "Stock" in page.inner_text("#round-info")
+    # Playable cards are highlighted from legal_actions; in the first lead every card may be played.
+    assert page.locator("#hand .card.playable").count() + page.locator("#hand .card.dim").count() == 6
+    page.screenshot(path=str(screenshot_dir() / "sixty-six.png"), full_page=True)
+    clicked_draw = False
+    for _ in range(MAX_ACTIONS):
+        if state == "finished":
+            break
+        clicked_draw |= page.locator('[data-action="draw"]').count() > 0
+        state = play_66_turn(page)
+    assert state == "finished"
+    assert clicked_draw
+    assert "won the match" in page.inner_text("#winner")
+    assert page.locator("#score-sheet tbody tr").count() >= 1
+    page.wait_for_selector("#round-summary")
+    page.screenshot(path=str(screenshot_dir() / "sixty-six-finished.png"), full_page=True)
+
+
+def test_fifty_six_with_three_bots_bid_double_and_one_deal(service, new_page):
+    page = new_page()
+    open_lobby(page, service)
+    # We speak first (dealer = seat 4); random opponents bid eagerly, so a double usually follows our bid.
+    create_match(page, "fifty-six", "Ana", seats={1: "bot:random", 2: "bot:basic", 3: "bot:random"},
+                 options={"first_dealer": 3})
+    state = wait_turn(page)
+    bid = doubled = False
+    for _ in range(MAX_ACTIONS):
+        rows = page.locator("#score-sheet tbody tr:not(:has(.empty))").count()
+        if state == "finished" or (bid and doubled and rows >= 1):
+            break
+        if page.locator("#bid-box").count() and not bid:
+            page.select_option("#bid-convention", "number_first")
+            state = click_and_wait(page, "#bid-box [data-bid-suit] >> nth=0")
+            bid = True
+            assert "number first" in page.inner_text("#bidding-history")  # our call, with its convention tag
+        elif page.locator('[data-action="double"]').count() and not doubled:
+            state = click_and_wait(page, '[data-action="double"]')
+            doubled = True
+        elif page.locator('[data-action="pass"]').count():
+            state = click_and_wait(page, '[data-action="pass"]')
+        else:
+            if not page.locator("#hand .card.playable").count():
+                page.screenshot(path=str(screenshot_dir() / "fifty-six-stuck.png"), full_page=True)
+            if page.locator("#trick figure").count() == 0 and page.locator("#hand .card.playable").count() and bid and doubled:
+                page.screenshot(path=str(screenshot_dir() / "fifty-six.png"), full_page=True)
+            state = click_and_wait(page, "#hand .card.playable >> nth=0")
+    assert bid and doubled
+    assert page.locator("#score-sheet tbody tr:not(:has(.empty))").count() >= 1
+    history = page.inner_text("#round-summary")
+    assert "bid" in history
+    page.screenshot(path=str(screenshot_dir() / "fifty-six-scored.png"), full_page=True)
