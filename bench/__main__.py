@@ -1,9 +1,12 @@
 """`python -m bench [--matches N] [--seconds S] [--repetitions R]`: Talon's figures, as one table.
 
 Starts Redis (append-only, noeviction, as `make run` does), gunicorn (deploy/gunicorn.conf.py,
-WEB_CONCURRENCY=2) and one rq worker as separate processes on free loopback ports, then measures:
-events per `2p24` match and per deal, Redis memory per finished match, the time to replay a finished
-match, and the actions per second of one closed-loop client. Everything it started is stopped at the end.
+WEB_CONCURRENCY=2), one rq worker, and a second gunicorn with the bare endpoints of bench/bare.py, as
+separate processes on free loopback ports, then measures: events per `2p24` match and per deal, Redis
+memory per finished match, replay times; closed-loop clients against the service and the bare floor
+(bench/load.py); the engine (bench/engine.py); the growth with stored games and the view of the longest
+game (bench/growth.py); all-bot matches by one worker (bench/bots.py). It prints the issue's targets
+first. Everything it started is stopped at the end.
 """
 from __future__ import annotations
 
@@ -18,19 +21,29 @@ import time
 
 import redis
 
-from bench import figures
+from bench import bots, engine, figures, growth, load, seeding
 from bench.stack import REPO, Stack
+from events.store import EventStore
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=int, default=20, help="seeded human-vs-basic-bot matches (default 20)")
-    parser.add_argument("--seconds", type=float, default=20.0, help="closed-loop client run time (default 20)")
     parser.add_argument("--repetitions", type=int, default=20, help="replays of each match (default 20)")
+    parser.add_argument("--clients", type=int, default=16, help="closed-loop clients (default 16)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="load time per target (default 20)")
+    parser.add_argument("--growth", type=int, nargs="+", default=[1000, 10_000, 100_000],
+                        help="stored finished games for the growth runs (default 1000 10000 100000)")
+    parser.add_argument("--growth-seconds", type=float, default=10.0, help="load time per growth run (default 10)")
+    parser.add_argument("--views", type=int, default=200, help="view GETs of the longest and the new game")
+    parser.add_argument("--fifty-six-players", type=int, default=8, choices=(4, 6, 8))
+    parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at once per game (default 4)")
+    parser.add_argument("--bot-seconds", type=float, default=30.0, help="time per game for the bots (default 30)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
+    players56 = args.fifty_six_players
 
-    with Stack() as stack:
+    with Stack(bare=True) as stack:
         print_facts(stack)
         played = []
         for kind in figures.MATCH_KINDS:
@@ -39,12 +52,58 @@ def main(argv: list[str] | None = None) -> None:
             memory = figures.memory(stack, matches.game_ids)
             print(f"replaying each match {args.repetitions} times ...", flush=True)
             played.append((matches, memory, figures.replay(stack, matches.game_ids, args.repetitions)))
-        print(f"one closed-loop client for {args.seconds:g} s ...", flush=True)
-        tput = figures.throughput(stack, args.seconds)
+        print(f"{args.clients} closed-loop clients, service and bare endpoints alternating, "
+              f"{args.seconds:g} s each ...", flush=True)
+        service, bare = compare(stack, args.clients, args.seconds)
+        print("engine: playing each game's match in process and replaying it ...", flush=True)
+        engine_stats = engine_figures(stack, players56, args.repetitions)
+        print(f"view GETs of the longest and a new game, {args.views} each ...", flush=True)
+        views = growth.long_and_new(stack, args.views, players=players56)
+        print(f"growth: {', '.join(map(str, args.growth))} stored finished games ...", flush=True)
+        rows, source = growth.growth(stack, args.growth, args.clients, args.growth_seconds)
+        source_memory = figures.memory(stack, [source])
+        print(f"bots: {args.bot_matches} all-bot matches per game, up to {args.bot_seconds:g} s each ...", flush=True)
+        bot_stats = [bots.run(stack, label, game, options, players56 if game == "fifty-six" else seats,
+                              args.bot_matches, args.bot_seconds)
+                     for label, game, options, seats in _with_players(bots.GAMES, players56)]
 
     print()
-    print_table(args, played, tput)
+    print_table(args, played)
+    print()
+    print_targets(args, service, bare, rows, views, engine_stats, bot_stats, source_memory)
     print(f"\nbench finished in {time.perf_counter() - started:.0f} s")
+
+
+def _with_players(games_list, players56: int):
+    return [(label.replace("8p", f"{players56}p") if game == "fifty-six" else label, game, options,
+             players56 if game == "fifty-six" else seats) for label, game, options, seats in games_list]
+
+
+def compare(stack: Stack, clients: int, seconds: float, rounds: int = 2) -> tuple[load.LoadStats, load.LoadStats]:
+    """The service and the bare endpoints in alternating slices, so both share whatever else runs."""
+    totals = {"service": load.LoadStats("service", clients), "bare": load.LoadStats("bare", clients)}
+    for _ in range(rounds):
+        for target, total in totals.items():
+            part = load.run(stack, target, clients, seconds / rounds)
+            total.merge(part)
+            total.seconds += part.seconds
+    return totals["service"], totals["bare"]
+
+
+def engine_figures(stack: Stack, players56: int, repetitions: int) -> list[engine.EngineStats]:
+    client = redis.Redis.from_url(stack.redis_url)
+    store = EventStore(client)
+    try:
+        out = []
+        for label, game, options, seats in _with_players(engine.GAMES, players56):
+            # The longest of a few seeded matches (one for Fifty-Six, whose matches are long already).
+            tables_played = [seeding.play(store, game, options, seats, seed=s)
+                             for s in range(1 if game == "fifty-six" else 5)]
+            longest = max(tables_played, key=lambda t: t.version)
+            out.append(engine.measure(store, label, longest.game_id, repetitions))
+        return out
+    finally:
+        client.close()
 
 
 def print_facts(stack: Stack) -> None:
@@ -69,8 +128,7 @@ def print_facts(stack: Stack) -> None:
     print("network:  loopback only; client, API, worker and Redis share the machine")
 
 
-def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats, figures.ReplayStats]],
-                t: figures.ThroughputStats) -> None:
+def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats, figures.ReplayStats]]) -> None:
     rows: list[tuple[str, str, str]] = []
 
     def row(what: str, value: str, note: str = "") -> None:
@@ -112,19 +170,80 @@ def print_table(args, played: list[tuple[figures.MatchStats, figures.MemoryStats
     row("global feed per event", f"{mem.feed_bytes / max(mem.feed_entries, 1):.0f} B",
         f"talon:feed, {mem.feed_entries} entries after all runs")
 
-    row("one client: actions per second", f"{t.actions / t.seconds:.0f}",
-        f"{t.actions} actions in {t.seconds:.1f} s, two-human matches, GET view + POST action, closed loop; "
-        f"{t.matches_finished} matches finished, {t.waits} long-polls for the worker's deals")
-    row("  POST latency p50 / p99", f"{ms(figures.percentile(t.post_s, 50))} / {ms(figures.percentile(t.post_s, 99))}",
-        f"max {ms(max(t.post_s))}")
-    row("  GET latency p50 / p99", f"{ms(figures.percentile(t.get_s, 50))} / {ms(figures.percentile(t.get_s, 99))}")
+    _print_rows(rows)
 
-    w1 = max(len(r[0]) for r in rows)
-    w2 = max(len(r[1]) for r in rows)
-    print(f"{'figure':<{w1}}  {'value':<{w2}}  note")
-    print(f"{'-' * w1}  {'-' * w2}  {'-' * 4}")
-    for what, value, note in rows:
-        print(f"{what:<{w1}}  {value:<{w2}}  {note}".rstrip())
+
+def _print_rows(rows: list[tuple[str, ...]], header: tuple[str, ...] = ("figure", "value", "note")) -> None:
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header) - 1)]
+    line = lambda r: "  ".join(f"{c:<{w}}" for c, w in zip(r, widths)) + "  " + r[-1]  # noqa: E731
+    print(line(header).rstrip())
+    print(line(tuple("-" * w for w in widths) + ("----",)).rstrip())
+    for r in rows:
+        print(line(r).rstrip())
+
+
+def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: list[growth.GrowthRow],
+                  views: list[growth.ViewStats], engine_stats: list[engine.EngineStats],
+                  bot_stats: list[bots.BotStats], source_memory: figures.MemoryStats) -> None:
+    """The issue's figures with their targets, then the details behind them."""
+    ms = lambda s: f"{s * 1000:.2f} ms"  # noqa: E731
+    pct = lambda v: f"{figures.percentile(v, 99) * 1000:.1f} ms" if v else "-"  # noqa: E731
+    ratio = service.per_second / bare.per_second if bare.per_second else 0.0
+    first, last = rows[0], rows[-1]
+    p50 = lambda r: figures.percentile(r.load.post_s, 50) if r.load.post_s else float("nan")  # noqa: E731
+    latency_growth = p50(last) / p50(first) - 1
+    new, longest = (views[1], views[0])
+    view_ratio = growth.median_ms(longest.http_s) / growth.median_ms(new.http_s)
+    per_match = statistics.mean(source_memory.per_match)
+    used_growth = (last.used_memory - first.used_memory) / max(1, last.stored - first.stored)
+    longest_replay = max(engine_stats, key=lambda e: e.events)
+    targets = [
+        ("throughput ratio, service / bare", f"{ratio:.2f}", ">= 0.5",
+         f"{service.per_second:.0f} / {bare.per_second:.0f} actions per second, {args.clients} clients"),
+        (f"POST p99 at {args.clients} clients", pct(service.post_s), "<= 50 ms",
+         f"p50 {figures.percentile(service.post_s, 50) * 1000:.1f} ms; bare POST p99 {pct(bare.post_s)}"),
+        (f"latency growth {first.stored:,} -> {last.stored:,} stored", f"{latency_growth * 100:+.0f}%", "<= 10%",
+         f"POST p50 {p50(first) * 1000:.1f} -> {p50(last) * 1000:.1f} ms"),
+        ("view GET, longest / new game", f"{view_ratio:.2f}x", "<= 1.5x",
+         f"median {growth.median_ms(longest.http_s):.2f} vs {growth.median_ms(new.http_s):.2f} ms over HTTP"),
+        ("Redis memory per finished 2p24 match", f"{per_match / 1024:.1f} KiB", "<= 32 KB",
+         f"MEMORY USAGE of its keys; INFO used_memory grew {used_growth / 1024:.1f} KiB per stored copy"),
+        ("replay of the longest match from its snapshot", ms(longest_replay.snapshot_s), "<= 10 ms",
+         f"{longest_replay.label}, {longest_replay.events} events, snapshot + {longest_replay.tail}"),
+    ]
+    print("targets of issue 10")
+    _print_rows([(a, b, c, d) for a, b, c, d in targets], ("figure", "value", "target", "note"))
+
+    detail: list[tuple[str, str, str]] = []
+    for stats in (service, bare):
+        detail.append((f"{stats.target}: actions per second", f"{stats.per_second:.0f}",
+                       f"{stats.actions} POSTs in {stats.seconds:.1f} s; GET p50/p99 "
+                       f"{figures.percentile(stats.get_s, 50) * 1000:.1f}/{pct(stats.get_s)}; "
+                       f"POST p50/p99 {figures.percentile(stats.post_s, 50) * 1000:.1f}/{pct(stats.post_s)}"
+                       + (f"; {stats.matches_finished} matches finished, {stats.waits} long-polls for the worker"
+                          if stats.target == "service" else "") + (f"; {stats.refused} refused" if stats.refused else "")))
+    for r in rows:
+        detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
+                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)}; GET p50 "
+                       f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "
+                       f"{r.used_memory / 2**20:,.0f} MiB; copies written in {r.seed_s:.1f} s"))
+    for v in views:
+        detail.append((f"view: {v.label}", f"{growth.median_ms(v.http_s):.2f} ms",
+                       f"p99 {growth.p99_ms(v.http_s):.2f} ms; {v.events} events, snapshot + {v.tail}; "
+                       f"without a held table (snapshot + tail, in process) {v.cold_s * 1000:.2f} ms"))
+    for e in engine_stats:
+        detail.append((f"engine: {e.label}", f"{e.events} events",
+                       f"{e.deals} deals; replay from events: read {ms(e.read_s)} + fold {ms(e.fold_s)}; "
+                       f"from the snapshot (+{e.tail} events, Repository.get) {ms(e.snapshot_s)}; "
+                       f"legal actions {e.legal_per_s:,.0f}/s over {e.legal_states} states"))
+    events_per_match = {e.label: e.events for e in engine_stats}
+    for b in bot_stats:
+        how = "finished" if b.finished else "estimated from the worker's event rate"
+        detail.append((f"bots: {b.label}", f"{b.per_minute(events_per_match.get(b.label, 1)):.1f} matches/min",
+                       f"{b.finished} of {b.matches} all-bot basic matches finished in {b.seconds:.1f} s ({how}); "
+                       f"{b.events_per_s:.0f} events/s by one worker"))
+    print()
+    _print_rows(detail)
 
 
 def _read(path: str) -> str:

@@ -5,7 +5,6 @@
 - `memory`: MEMORY USAGE of each finished match's keys (events, meta, snap, idempotency records).
 - `replay`: rebuilding a finished match from its events (EventStore.read + games.table.evolve, no
   snapshot), and through Repository.get (latest snapshot + the events after it).
-- `throughput`: one closed-loop client (GET the view, POST one action) playing two-human matches.
 """
 from __future__ import annotations
 
@@ -268,54 +267,4 @@ def replay(stack: Stack, game_ids: list[str], repetitions: int) -> ReplayStats:
             stats.repo_s.append(statistics.median(repos))
     finally:
         client.close()
-    return stats
-
-
-# ---------------------------------------------------------------------------------------------------
-# 4. Actions per second for one client
-
-@dataclass
-class ThroughputStats:
-    seconds: float = 0.0
-    actions: int = 0
-    matches_finished: int = 0
-    post_s: list[float] = field(default_factory=list)
-    get_s: list[float] = field(default_factory=list)
-    waits: int = 0            # long-polls while the worker scored and dealt
-
-
-def throughput(stack: Stack, duration_s: float, seed: int = 7) -> ThroughputStats:
-    """Closed loop: GET the acting seat's view, POST one random legal action; repeat for `duration_s`."""
-    rng = random.Random(seed)
-    stats = ThroughputStats()
-    with requests.Session() as session:
-        client = Client(stack, session)
-        started = time.perf_counter()
-        end = started + duration_s
-        while time.perf_counter() < end:
-            game_id = client.create([{"kind": "human"}, {"kind": "human"}])
-            tokens = [client.claim(game_id, "north"), client.claim(game_id, "south")]
-            seat = 0
-            while time.perf_counter() < end:
-                t0 = time.perf_counter()
-                view = client.view(game_id, tokens[seat])
-                stats.get_s.append(time.perf_counter() - t0)
-                if view["status"] == "finished":
-                    stats.matches_finished += 1
-                    break
-                if not view["to_act"]:       # the worker is scoring the round and dealing the next
-                    stats.waits += 1
-                    client.view(game_id, tokens[seat], after_version=view["version"])
-                    continue
-                if view["to_act"] != [seat]:
-                    seat = view["to_act"][0]
-                    continue                 # GET again with the acting seat's token
-                t0 = time.perf_counter()
-                after = client.act(game_id, tokens[seat], view, rng.choice(view["legal_actions"]),
-                                   key=f"t{stats.actions}")
-                stats.post_s.append(time.perf_counter() - t0)
-                stats.actions += 1
-                if after["to_act"]:
-                    seat = after["to_act"][0]
-        stats.seconds = time.perf_counter() - started
     return stats

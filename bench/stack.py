@@ -1,7 +1,8 @@
 """The service as `make run` starts it, for the bench: Redis, gunicorn and one rq worker, each its own process.
 
 Redis runs append-only with `noeviction` (as in scripts/run) on a free loopback port, in a temporary
-directory that is removed afterwards. Everything is stopped when the `Stack` context ends.
+directory that is removed afterwards. With `bare=True`, a second gunicorn on the same settings and the
+same Redis serves the floor endpoints of bench/bare.py. Everything is stopped when the `Stack` context ends.
 """
 from __future__ import annotations
 
@@ -26,13 +27,15 @@ STOP_TIMEOUT_S = 10.0
 
 
 class Stack:
-    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2):
+    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
         self.operator_token = operator_token
         self.web_concurrency = web_concurrency
+        self.bare = bare
         self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
-        self.redis_port, self.api_port = free_port(), free_port()
+        self.redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.base_url = f"http://127.0.0.1:{self.api_port}"
+        self.bare_url = f"http://127.0.0.1:{self.bare_port}"
         self.procs: dict[str, subprocess.Popen] = {}
 
     def __enter__(self) -> "Stack":
@@ -62,6 +65,11 @@ class Stack:
         self._spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
                                  "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
         self._spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
+        if self.bare:
+            self._spawn("bare", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                                 "--bind", f"127.0.0.1:{self.bare_port}", "bench.bare:app"], env)
+            self._await(lambda: urllib.request.urlopen(self.bare_url + "/bare/probe", timeout=1).status == 200,
+                        "the bare endpoints")
         self._await(lambda: urllib.request.urlopen(self.base_url + "/readyz", timeout=1).status == 200, "the API")
 
     def _await(self, probe, what: str) -> None:
@@ -88,7 +96,7 @@ class Stack:
 
     def stop(self) -> None:
         """The worker and the API first (they need Redis to stop cleanly), Redis last."""
-        for name in ("worker", "gunicorn", "redis"):
+        for name in ("worker", "bare", "gunicorn", "redis"):
             proc = self.procs.get(name)
             if proc is None or proc.poll() is not None:
                 continue

@@ -1,0 +1,121 @@
+"""Growth figures: the closed-loop load with 1,000 / 10,000 / 100,000 finished games stored, Redis memory
+as they pile up, and the view GET of the longest game against one just started."""
+from __future__ import annotations
+
+import statistics
+import time
+from dataclasses import dataclass
+
+import redis
+
+from bench import load, seeding
+from bench.figures import percentile
+from bench.stack import Stack
+from events.repository import Repository
+from events.store import EventStore
+from service.usecases import TABLE_FOLDING
+
+AOF_WAIT_S = 120.0
+
+
+@dataclass
+class GrowthRow:
+    stored: int
+    used_memory: int
+    seed_s: float
+    load: load.LoadStats
+
+
+def template(store: EventStore, seed: int = 66) -> str:
+    """A finished `2p24` match played in process: what the stored games are copies of."""
+    return seeding.play(store, "sixty-six", {"variant": "2p24"}, 2, seed=seed).game_id
+
+
+def growth(stack: Stack, sizes: list[int], clients: int, seconds: float) -> tuple[list[GrowthRow], str]:
+    client = redis.Redis.from_url(stack.redis_url)
+    store = EventStore(client)
+    rows, stored = [], 0
+    try:
+        source = template(store)
+        for size in sizes:
+            seed_s = seeding.copy_finished(client, store, source, size - stored)
+            stored = size
+            _await_aof_rewrite(client)
+            used = client.info("memory")["used_memory"]
+            rows.append(GrowthRow(size, used, seed_s, load.run(stack, "service", clients, seconds)))
+    finally:
+        client.close()
+    return rows, source
+
+
+def _await_aof_rewrite(client: redis.Redis) -> None:
+    """A background AOF rewrite (a fork writing the whole data set) would take a core from the load."""
+    deadline = time.monotonic() + AOF_WAIT_S
+    while client.info("persistence").get("aof_rewrite_in_progress") and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+@dataclass
+class ViewStats:
+    label: str
+    events: int
+    tail: int                   # events after the latest snapshot
+    http_s: list[float]         # GET over HTTP (the API holds the table after the first)
+    cold_s: float               # Repository.get without a held table: snapshot + tail, in process
+
+
+def long_and_new(stack: Stack, repetitions: int, players: int = 8, seed: int = 56) -> list[ViewStats]:
+    """An 8-player Fifty-Six match in its last round, and one just started, both by seat 0's token."""
+    client = redis.Redis.from_url(stack.redis_url)
+    store = EventStore(client)
+    try:
+        full = seeding.play(store, "fifty-six", {}, players, seed=seed)
+        games = [(f"longest: {players}p fifty-six, last round", seeding.play(store, "fifty-six", {}, players, seed=seed,
+                                                                    stop=_after_deal(full.deals, 16))),
+                 (f"new: {players}p fifty-six, first round", seeding.play(store, "fifty-six", {}, players, seed=seed,
+                                                                stop=_after_deal(1, 16)))]
+        conn = load.Connection(stack.base_url)
+        timings: dict[str, list[float]] = {label: [] for label, _ in games}
+        for _ in range(repetitions):            # alternating, so both see the same background
+            for label, table in games:
+                headers = load.bearer(seeding.token(table.game_id, 0))
+                t0 = time.perf_counter()
+                status, _ = conn.request("GET", f"/v1/games/{table.game_id}", headers=headers)
+                timings[label].append(time.perf_counter() - t0)
+                assert status == 200, status
+        conn.close()
+        cold = Repository(store, TABLE_FOLDING, cache_size=0)
+        out = []
+        for label, table in games:
+            _, tail = store.load(table.game_id, TABLE_FOLDING.engine_version)
+            cold_s = statistics.median(_time(lambda: cold.get(table.game_id)) for _ in range(max(3, repetitions // 10)))
+            out.append(ViewStats(label, table.version, len(tail), timings[label], cold_s))
+        return out
+    finally:
+        client.close()
+
+
+def _after_deal(deal: int, moves: int):
+    """A stop condition: `moves` versions into deal number `deal`."""
+    seen: dict[str, int] = {}
+
+    def stop(table) -> bool:
+        if table.deals < deal:
+            return False
+        start = seen.setdefault("version", table.version)
+        return table.version >= start + moves
+    return stop
+
+
+def _time(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000
+
+
+def p99_ms(values: list[float]) -> float:
+    return percentile(values, 99) * 1000

@@ -1,0 +1,21 @@
+"""The bench, end to end at tiny sizes, so that `make bench` cannot rot: it starts its own stack
+(Redis, gunicorn, a worker, the bare endpoints), runs every section and prints the whole table.
+No thresholds: speed is measured by `make bench`, not asserted here."""
+from __future__ import annotations
+
+from bench.__main__ import main
+
+TINY = ["--matches", "1", "--repetitions", "2", "--clients", "2", "--seconds", "1", "--growth", "5", "15",
+        "--growth-seconds", "0.5", "--views", "3", "--fifty-six-players", "4", "--bot-matches", "1",
+        "--bot-seconds", "2"]
+
+
+def test_the_bench_prints_every_figure_of_the_issue(capsys):
+    main(TINY)
+    out = capsys.readouterr().out
+    for figure in ("throughput ratio, service / bare", "POST p99 at 2 clients", "latency growth 5 -> 15 stored",
+                   "view GET, longest / new game", "Redis memory per finished 2p24 match",
+                   "replay of the longest match from its snapshot", "engine: sixty-six 2p24", "engine: smear 4p",
+                   "bots: fifty-six 4p", "growth: 15 stored games"):
+        assert figure in out, figure
+    assert "refused" not in out, "a closed-loop client's action was refused"
