@@ -123,3 +123,43 @@ def test_fifty_six_with_three_bots_bid_double_and_one_deal(service, new_page):
     history = page.inner_text("#round-summary")
     assert "bid" in history
     page.screenshot(path=str(screenshot_dir() / "fifty-six-scored.png"), full_page=True)
+
+
+def test_friend_joins_through_the_share_link_and_a_reload_continues(service, new_page):
+    ana, ben = new_page(), new_page(viewport={"width": 390, "height": 844})  # Ben is on a phone
+    open_lobby(ana, service)
+    game_id = create_match(ana, "sixty-six", "Ana", seats={1: "human"}, options={"first_dealer": 1})
+    link = ana.input_value("#share-link")
+    assert link.endswith(f"/#/g/{game_id}") and "token" not in link
+    ben.goto(link)
+    ben.fill("#join-name", "Ben")
+    ben.click("#join-button")
+    ben.wait_for_selector("#hand .card")
+    # Ana (dealer+1 leads) sees the deal live, without reloading.
+    wait_turn(ana)
+    assert "Ben" in ana.inner_text("#seats")
+    # A dropped stream catches up from the last event it saw: Ben's reply arrives after the drop.
+    ana.evaluate("window.talonTable.feed.drop()")
+    before = version(ana)
+    ana.click("#hand .card.playable >> nth=0")
+    wait_turn(ben)
+    ben.click("#hand .card.playable >> nth=0")
+    ana.wait_for_function("v => Number(document.body.dataset.version) > v + 1", arg=before)
+    ana.wait_for_function("document.body.dataset.live === 'live'")
+    # Reload mid-match: the seat token is in localStorage, so Ana is still seated and can go on.
+    ana.reload()
+    ana.wait_for_selector("#hand .card")
+    assert "Ana (you)" in ana.inner_text("#seats")
+    assert ana.evaluate(f"JSON.parse(localStorage.getItem('talon.seat.{game_id}')).seat") == 0
+    ana.wait_for_function("['my-turn', 'waiting'].includes(document.body.dataset.state)")
+    mover = ana if ana.evaluate("document.body.dataset.state") == "my-turn" else ben
+    wait_turn(mover)
+    before = version(mover)
+    mover.click(play_selector(mover))
+    for page in (ana, ben):  # the move reaches both tables
+        page.wait_for_function("v => Number(document.body.dataset.version) > v", arg=before)
+    ben.screenshot(path=str(screenshot_dir() / "sixty-six-phone.png"), full_page=True)
+
+
+def play_selector(page) -> str:
+    return '[data-action="draw"]' if page.locator('[data-action="draw"]').count() else "#hand .card.playable >> nth=0"
