@@ -8,6 +8,7 @@ from marshmallow import Schema, ValidationError, fields, validate
 from games.registry import BOT_LEVELS, game_names
 
 CARD = r"^[AKQJT987][SHDC]$"
+MAX_VERSION = 10**12  # versions are stream ids: keep numbers Redis accepts (and far beyond any game)
 ACTION_TYPES = ("play", "pass", "bid", "double", "redouble", "meld", "exchange", "close",
                 "declare_out", "draw", "discard")
 
@@ -80,7 +81,7 @@ class GameQuery(Schema):
 
 
 class EventsQuery(Schema):
-    after = WholeNumber(load_default=0, validate=validate.Range(min=0), metadata={"description": "Events after this version"})
+    after = WholeNumber(load_default=0, validate=validate.Range(min=0, max=MAX_VERSION), metadata={"description": "Events after this version"})
     limit = WholeNumber(load_default=100, validate=validate.Range(min=1, max=500))
 
 
@@ -99,7 +100,7 @@ class FeedQuery(Schema):
 class StreamQuery(Schema):
     ticket = fields.String(metadata={"description": "A stream ticket from POST /v1/games/{id}/stream-tickets "
                                                     "(browsers cannot send Authorization on EventSource)"})
-    last_event_id = WholeNumber(validate=validate.Range(min=0),
+    last_event_id = WholeNumber(validate=validate.Range(min=0, max=MAX_VERSION),
                                 metadata={"description": "Resume after this version (same as the Last-Event-ID header)"})
 
 

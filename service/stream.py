@@ -5,6 +5,7 @@ reconnect with Last-Event-ID resumes without a gap (pub/sub would drop what is s
 """
 from __future__ import annotations
 
+import re
 import time
 
 import orjson
@@ -51,7 +52,7 @@ def redeem_ticket(ticket: str, game_id: str) -> Caller:
 def resume_point(query_value: int | None, header: str | None) -> int:
     if query_value is not None:
         return query_value
-    if header and header.strip().isdigit():
+    if header and re.fullmatch(r"[0-9]{1,12}", header.strip()):
         return int(header.strip())
     return 0
 

@@ -1,6 +1,8 @@
 """Routes for one game: create, join, view, act, events, live stream; and the lobby."""
 from __future__ import annotations
 
+import re
+
 from flask import request
 from flask_smorest import Blueprint
 
@@ -20,6 +22,13 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches:
 
 @blp.route("", methods=["POST"])
 @create_limit
+@blp.doc(operationId="createGame", responses={201: {"links": {
+    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"},
+                "description": "The match's view"},
+    "ClaimSeat": {"operationId": "claimSeat", "parameters": {"game_id": "$response.body#/game_id"},
+                  "description": "Take a seat in this match"},
+    "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
+                  "description": "The match's event log"}}}})
 @blp.arguments(CreateGame, error_status_code=400, example={
     "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
 @blp.response(201, View, description="The match as a spectator sees it; `Location` is its URL")
@@ -48,6 +57,7 @@ def lobby(query):
 
 
 @blp.route("/<game_id>", methods=["GET"])
+@blp.doc(operationId="getGame")
 @blp.doc(security=[{}, {"seat": []}])
 @blp.arguments(GameQuery, location="query", error_status_code=400)
 @blp.response(200, View, example=examples.VIEW, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
@@ -72,6 +82,13 @@ def get_game(query, game_id):
 
 @blp.route("/<game_id>/players", methods=["POST"])
 @join_limit
+@blp.doc(operationId="claimSeat", responses={201: {"links": {
+    "GetSeatView": {"operationId": "getGame", "parameters": {
+        "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
+        "description": "The seat's own view, with its token"},
+    "PostAction": {"operationId": "postAction", "parameters": {
+        "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
+        "description": "Act with the seat's token"}}}})
 
 @blp.arguments(ClaimSeat, error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed)
@@ -88,6 +105,7 @@ def claim_seat(body, game_id):
 
 @blp.route("/<game_id>/actions", methods=["POST"])
 @action_limit
+@blp.doc(operationId="postAction")
 @blp.doc(security=[{"seat": []}], parameters=[
     {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "required": False,
      "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
@@ -115,6 +133,7 @@ def post_action(action, game_id):
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
+@blp.doc(operationId="getEvents")
 @blp.doc(security=[{}, {"seat": []}, {"operator": []}])
 @blp.arguments(EventsQuery, location="query", error_status_code=400)
 @blp.response(200, EventsPage)
@@ -170,4 +189,4 @@ def _if_none_match() -> int | None:
     if raw is None:
         return None
     digits = raw.strip().removeprefix("W/").strip('"')
-    return int(digits) if digits.isdigit() and len(digits) < 13 else None
+    return int(digits) if re.fullmatch(r"[0-9]{1,12}", digits) else None
