@@ -1,4 +1,4 @@
-"""No seat ever sees a card it may not know: views, event pages, SSE frames and error bodies, for every
+"""No seat ever sees a card it may not know: views, event pages, SSE frames, hints and error bodies, for every
 game and variant, in random matches where every seat is a human client.
 
 At each checked moment a card is secret from seat s when it lies in another seat's hand, s does not
@@ -126,6 +126,10 @@ def scan(table: Table, players: int) -> None:
         view = table.view(seat)
         log = [e for e in table.events(seat) if e["version"] >= start]
         served = {"view": cards_in(view), "events": cards_in(log)}
+        if view["legal_actions"]:
+            hint = table.client.get(f"/v1/games/{table.id}/hint", headers=auth(table.tokens[seat]))
+            assert hint.status_code == 200, hint.json
+            served["hint"] = cards_in(hint.json)
         probe = sorted(secret)[0] if secret else None
         if probe:  # an illegal action naming a card the seat does not hold: the error must leak nothing else
             refused = table.client.post(f"/v1/games/{table.id}/actions", json={"type": "play", "card": probe},
