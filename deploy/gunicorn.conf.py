@@ -26,7 +26,9 @@ logconfig_dict = {
     "loggers": {
         "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False,
                            "qualname": "gunicorn.error"},
-        "gunicorn.access": {"level": "INFO", "handlers": ["stderr"], "propagate": False,
+        # gunicorn logs every request here once a logconfig_dict is given; the app logs its own request
+        # lines already, so only GUNICORN_ACCESSLOG turns these on (a formatted line per request costs).
+        "gunicorn.access": {"level": "INFO" if accesslog else "WARNING", "handlers": ["stderr"], "propagate": False,
                             "qualname": "gunicorn.access"},
     },
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "talon", "stream": "ext://sys.stderr"}},
