@@ -8,11 +8,13 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 
 # Appends events to one game atomically, or nothing at all.
 #
-# KEYS[1] the game's event stream       KEYS[4..6] lobby:waiting, lobby:active, lobby:finished
-# KEYS[2] the game's meta hash          KEYS[7]    the game's chain head (`<version>:<hash>`)
-# KEYS[3] the global feed stream        KEYS[8]    the idempotency record (absent: no key given)
+# KEYS[1] the game's event stream   KEYS[2] the game's meta hash   KEYS[3] the game's chain head
+# KEYS[4] the idempotency record (only when there is one; the number of KEYS says which layout it is)
+# then, on one primary only ("inline follow-ups"), the global feed stream and lobby:waiting, :active,
+# :finished. On Redis Cluster those live in other slots: the caller writes them after the commit
+# (events/followups.py), and this script touches nothing outside the game's hash tag.
 # ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
-# ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = KEYS[4..6]
+# ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = waiting..finished
 # ARGV[8] n events, then n pairs (type, encoded event), then the meta field/value pairs.
 #
 # The hash chain (events/audit.py verifies it): each entry is written with the fields
@@ -21,10 +23,13 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # previous hash is read here, inside the script, from the stream head that the version check reads
 # anyway: no writer can chain onto a head it has not seen, and no extra round trip is needed.
 #
-# Returns {"ok", first, last, head hash} | {"replayed", first, last} | {"conflict", current} |
+# Returns {"ok", first, last, head hash, created_ms} | {"replayed", first, last} | {"conflict", current} |
 #         {"mismatch"} | {"unchained", current} (the head entry has no hash: not written by this script).
 APPEND = """
-local events_key, meta_key, feed_key, head_key, idem_key = KEYS[1], KEYS[2], KEYS[3], KEYS[7], KEYS[8]
+local events_key, meta_key, head_key = KEYS[1], KEYS[2], KEYS[3]
+local idem_key, feed_key, lobby_at
+if #KEYS == 4 or #KEYS == 8 then idem_key = KEYS[4] end
+if #KEYS >= 7 then feed_key, lobby_at = KEYS[#KEYS - 3], #KEYS - 3 end
 local expected = tonumber(ARGV[1])
 local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local ttl, lobby_target, n = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
@@ -57,15 +62,17 @@ else
 end
 
 -- 3. The events, with explicit ids so that entry id = version, contiguous from 1.
--- 4. One feed entry each for the operators' global feed (trimmed roughly, which is cheap).
+-- 4. Inline: one feed entry each for the operators' global feed (trimmed roughly, which is cheap).
 for i = 1, n do
   local version = expected + i
   local event_type, encoded = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
   local own_hash = redis.sha1hex(prev_hash .. '\\n' .. version .. '\\n' .. encoded)
   redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'p', prev_hash, 'h', own_hash)
   prev_hash = own_hash
-  redis.call('XADD', feed_key, 'MAXLEN', '~', 1000000, '*',
-             'g', game_id, 'v', version, 't', event_type)
+  if feed_key then
+    redis.call('XADD', feed_key, 'MAXLEN', '~', 1000000, '*',
+               'g', game_id, 'v', version, 't', event_type)
+  end
 end
 local first, last = expected + 1, expected + n
 -- The chain head outside the stream: deleting the newest entries alone shows as a head mismatch.
@@ -81,13 +88,15 @@ if #ARGV >= meta_start then
   redis.call('HSET', meta_key, unpack(ARGV, meta_start))
 end
 -- A game is in exactly one lobby set, the one of its status, scored by creation time.
+local created_ms = false
 if lobby_target > 0 then
-  local created_ms = redis.call('HGET', meta_key, 'created_ms')
+  created_ms = redis.call('HGET', meta_key, 'created_ms')
   for i = 1, 3 do
+    if not lobby_at then break end
     if i == lobby_target then
-      redis.call('ZADD', KEYS[3 + i], created_ms, game_id)
+      redis.call('ZADD', KEYS[lobby_at + i], created_ms, game_id)
     else
-      redis.call('ZREM', KEYS[3 + i], game_id)
+      redis.call('ZREM', KEYS[lobby_at + i], game_id)
     end
   end
 end
@@ -96,7 +105,7 @@ end
 if idem_key then
   redis.call('SET', idem_key, first .. ':' .. last .. ':' .. fingerprint, 'EX', ttl)
 end
-return {'ok', first, last, prev_hash}
+return {'ok', first, last, prev_hash, created_ms}
 """
 
 # Reads what a request needs to rebuild a game, in one round trip.

@@ -13,8 +13,9 @@ Keys of one game share the hash tag `{g:<id>}`:
 Each stream entry carries the hash chain (`p` the previous entry's hash, `h` its own; see
 events/scripts.py APPEND and events/audit.py), so an edit, a deletion or a reordering in Redis shows.
 
-The feed and lobby keys live outside the game's slot: on Redis Cluster the append would have to
-update them separately (CROSSSLOT); on one primary the whole append is one atomic script.
+The feed and lobby keys live outside the game's slot: on one primary the whole append is one atomic
+script; on Redis Cluster (CROSSSLOT) the store writes them after the commit (events/followups.py), and
+readers of the feed deduplicate it on (game, version).
 The store works with clients made with or without `decode_responses`.
 """
 from __future__ import annotations
@@ -28,6 +29,8 @@ import orjson
 import redis
 
 from events import scripts
+from events.connection import is_cluster
+from events.followups import FollowUps, unique
 from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
 
 LOBBY_STATUSES = ("waiting", "active", "finished")
@@ -132,12 +135,17 @@ def _fields(fields: Mapping | list) -> dict[str, str]:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, prefix: str = "talon", codec: Codec | None = None):
+    def __init__(self, client: redis.Redis, prefix: str = "talon", codec: Codec | None = None,
+                 split_followups: bool | None = None):
+        """`split_followups`: write the feed and lobby after the commit instead of inside it; by
+        default only on a Redis Cluster client, where nothing else can work."""
         if not _PREFIX.fullmatch(prefix):
             raise ValueError(f"invalid key prefix: {prefix!r}")
         self.client = client
         self.prefix = prefix
         self.codec = codec or Codec()
+        split = is_cluster(client) if split_followups is None else split_followups
+        self.followups = FollowUps(self) if split else None
         self._append = client.register_script(scripts.APPEND)
         self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
@@ -174,24 +182,37 @@ class EventStore:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at or utc_now_iso())
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
-        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._feed_key,
-                *(self._lobby_key(status) for status in LOBBY_STATUSES), self._key(game_id, "head")]
+        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
         if idempotency_key is not None:
             keys.append(self._key(game_id, "idem:" + _check_idempotency_key(idempotency_key)))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
+        if self.followups is None:
+            keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         meta_args, lobby_target = _meta_args(meta)
         args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
                 lobby_target, len(events)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
+        intent = self.followups.intend(game_id, expected_version, len(events)) if self.followups else None
         try:
             reply = self._append(keys=keys, args=args + meta_args)
             result = _append_result(reply)
         except (VersionConflict, IdempotencyMismatch) as refused:
+            if intent is not None:
+                self.followups.complete(intent)  # nothing to write: only the intent goes
             _notify(game_id, events, None, refused)
             raise
+        if intent is not None:
+            written = not result.replayed
+            self.followups.complete(intent, [e["type"] for e in events] if written else (),
+                                    meta["status"] if written and lobby_target else None,
+                                    _text(reply[4]) if written and lobby_target else None)
         _notify(game_id, events, result, None)
         return result
+
+    def repair_followups(self, now_ms: int | None = None) -> int:
+        """The sweeper's part: feed and lobby writes a dead process left undone (0 on one primary)."""
+        return self.followups.repair(now_ms) if self.followups else 0
 
     def save_snapshot(self, game_id: str, version: int, engine_version: str, state: dict) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
@@ -210,9 +231,13 @@ class EventStore:
         keys += self.client.scan_iter(match=self._key(game_id, "idem:*"), count=1000)
         pipe = self.client.pipeline(transaction=True)
         pipe.delete(*keys)
+        # On a Cluster the lobby sets are in other slots: removed in a second step.
+        lobby = pipe if self.followups is None else self.client.pipeline(transaction=False)
         for status in LOBBY_STATUSES:
-            pipe.zrem(self._lobby_key(status), game_id)
+            lobby.zrem(self._lobby_key(status), game_id)
         pipe.execute()
+        if lobby is not pipe:
+            lobby.execute()
 
     # Reading one game.
 
@@ -293,11 +318,15 @@ class EventStore:
         return [_text(game_id) for game_id in ids], total
 
     def feed(self, after: str = "0", count: int = 100) -> list[FeedEntry]:
-        """Feed entries with a stream id greater than `after`, oldest first."""
+        """Feed entries with a stream id greater than `after`, oldest first.
+
+        On a Cluster a repaired append may show twice: repeats of a (game, version) within the page are
+        dropped here, and a reader that pages on should drop them across pages (events.followups.unique).
+        """
         if not _STREAM_ID.fullmatch(after):
             raise ValueError(f"invalid feed id: {after!r}")
         entries = self.client.xrange(self._feed_key, min=f"({after}", count=count)
-        return [_feed_entry(entry_id, fields) for entry_id, fields in entries]
+        return unique(_feed_entry(entry_id, fields) for entry_id, fields in entries)
 
     def _decode(self, entries: list) -> list[StoredEvent]:
         decoded = []
@@ -342,14 +371,17 @@ class EventStore:
             if not isinstance(entry.payload, str) or not entry.prev_hash or not entry.hash:
                 raise ValueError(f"entry {entry.version}: payload, p and h must be strings")
         meta_args, lobby_target = _meta_args(meta)
-        args = [game_id, lobby_target, len(entries)]
+        args = [game_id, lobby_target if self.followups is None else 0, len(entries)]
         for entry in entries:
             args += [entry.version, entry.payload, entry.prev_hash, entry.hash]
-        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head"),
-                *(self._lobby_key(status) for status in LOBBY_STATUSES)]
+        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
+        if self.followups is None:
+            keys += [self._lobby_key(status) for status in LOBBY_STATUSES]
         reply = self._import(keys=keys, args=args + meta_args)
         if _text(reply[0]) == "exists":
             raise GameExists(game_id, int(reply[1]))
+        if self.followups is not None and lobby_target:
+            self.followups.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
         return int(reply[1])
 
 

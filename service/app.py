@@ -7,6 +7,7 @@ from flask_smorest import Api
 from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
+from events.connection import connect
 from service import errors, observability
 from service.config import Settings
 from service.limits import init_limits
@@ -55,8 +56,10 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         JSON_SORT_KEYS=False,
     )
     client = client or redis.Redis.from_url(settings.redis_url, health_check_interval=30)
+    events_client = connect(settings.events_redis_url, health_check_interval=30) \
+        if settings.events_redis_url else None
     app.extensions["talon"] = Talon(client, key_prefix=settings.key_prefix, queue_name=settings.queue_name,
-                                    bot_delay_s=settings.bot_delay_s)
+                                    bot_delay_s=settings.bot_delay_s, events_client=events_client)
     app.extensions["talon_settings"] = settings
 
     observability.init_app(app, client, settings.queue_name)

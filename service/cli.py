@@ -13,6 +13,7 @@ import sys
 import orjson
 import redis
 
+from events.connection import connect
 from events.store import EventStore, GameExists
 from service import audit
 from service.config import Settings
@@ -20,7 +21,8 @@ from service.config import Settings
 
 def _store() -> EventStore:
     settings = Settings.from_env()
-    return EventStore(redis.Redis.from_url(settings.redis_url), prefix=settings.key_prefix)
+    # The event store's own Redis (a Cluster) when EVENTS_REDIS_URL is set, else REDIS_URL.
+    return EventStore(connect(settings.events_redis_url or settings.redis_url), prefix=settings.key_prefix)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,9 @@ from dataclasses import dataclass
 @dataclass(frozen=True)
 class Settings:
     redis_url: str = "redis://127.0.0.1:6379/0"
+    # The event store's own Redis (a Cluster URL such as redis+cluster://host:port, or host:port,...);
+    # unset: the events live on redis_url with everything else.
+    events_redis_url: str | None = None
     operator_token: str | None = None
     key_prefix: str = "talon"          # every Redis key of the event store starts with this
     queue_name: str = "talon"          # the rq queue for bot turns and scoring
@@ -27,6 +30,7 @@ class Settings:
         env = os.environ if environ is None else environ
         return cls(
             redis_url=env.get("REDIS_URL", cls.redis_url),
+            events_redis_url=env.get("EVENTS_REDIS_URL") or None,
             operator_token=env.get("OPERATOR_TOKEN") or None,
             key_prefix=env.get("TALON_KEY_PREFIX", cls.key_prefix),
             queue_name=env.get("TALON_QUEUE", cls.queue_name),

@@ -64,9 +64,10 @@ class Talon:
     """The application: one event store, one repository of tables, one job queue."""
 
     def __init__(self, client: redis.Redis, key_prefix: str = "talon", queue_name: str = "talon",
-                 bot_delay_s: float = 0.0):
+                 bot_delay_s: float = 0.0, events_client=None):
+        """`client` holds the queue and shared keys; `events_client` (default: the same) the event store."""
         self.redis = client
-        self.store = EventStore(client, prefix=key_prefix)
+        self.store = EventStore(events_client if events_client is not None else client, prefix=key_prefix)
         self.tables = Repository(self.store, TABLE_FOLDING)
         self.jobs = dispatch.Dispatcher(client, queue_name, bot_delay_s=bot_delay_s)
         self.key_prefix = key_prefix

@@ -8,6 +8,7 @@ import time
 from rq import Queue, get_current_job
 from rq.exceptions import DuplicateJobError
 
+from events.connection import connect
 from service.config import Settings
 from service.usecases import Talon
 
@@ -25,8 +26,9 @@ def _talon() -> Talon:
     connection = get_current_job().connection
     if _app is None or _app.redis is not connection:
         settings = Settings.from_env()
+        events = connect(settings.events_redis_url) if settings.events_redis_url else None
         _app = Talon(connection, key_prefix=settings.key_prefix, queue_name=get_current_job().origin,
-                     bot_delay_s=settings.bot_delay_s)
+                     bot_delay_s=settings.bot_delay_s, events_client=events)
     return _app
 
 
@@ -47,7 +49,10 @@ def turn_timeout(game_id: str, version: int, seat: int) -> bool:
 
 def sweep() -> int:
     """Close long-idle matches and repair lost follow-ups (enqueued every SWEEP_INTERVAL_S)."""
-    touched = _talon().sweep(now_ms=int(time.time() * 1000), idle_expiry_s=IDLE_EXPIRY_S)
+    now_ms = int(time.time() * 1000)
+    # Feed and lobby writes a dead process left undone after its commit (Redis Cluster only).
+    repaired = _talon().store.repair_followups(now_ms)
+    touched = _talon().sweep(now_ms=now_ms, idle_expiry_s=IDLE_EXPIRY_S) + repaired
     if touched:
         log.info("sweeper touched %d games", touched)
     return touched

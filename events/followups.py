@@ -1,0 +1,116 @@
+"""The feed and lobby writes that follow a commit when they cannot be part of it (Redis Cluster).
+
+On one primary the append script writes the global feed and the lobby sets in the same atomic step
+as the events. On a Cluster those keys live in other slots than the game's (CROSSSLOT), so an append
+goes in three steps:
+
+1. an *intent* `<game>:<expected version>:<n>:<token>` is added to the pending set, before the commit;
+2. the append script commits the events, touching only the game's own keys;
+3. the lobby sets are updated, then the feed entries are added and the intent removed in one MULTI.
+
+The pending set is named `<prefix>:{<prefix>:feed}:pending`: its hash tag is the feed's whole key
+name, so both sit in one slot and step 3 ends atomically. A process that dies between the steps leaves
+its intent behind; `FollowUps.repair` (run by the sweeper) finds intents older than a grace period and
+writes what they promised again from the stored entries. The same entry may then be in the feed twice,
+or an intent whose append lost its race may re-add another writer's entries: readers deduplicate the
+feed on (game, version) (`unique`), so writing twice is harmless and losing is not possible.
+"""
+from __future__ import annotations
+
+import secrets
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import orjson
+
+FEED_MAXLEN = 1_000_000
+# An intent younger than this may belong to an append still on its way: the sweeper leaves it alone.
+# Longer than any request or job takes (gunicorn's timeout is 30 s, a job's 60 s).
+REPAIR_GRACE_S = 90
+
+
+@dataclass(frozen=True)
+class Intent:
+    game_id: str
+    expected: int
+    count: int
+    member: str
+
+    @classmethod
+    def parse(cls, member: bytes | str) -> "Intent":
+        text = member.decode() if isinstance(member, bytes) else member
+        game_id, expected, count, _token = text.split(":")
+        return cls(game_id, int(expected), int(count), text)
+
+
+def unique(entries: Iterable, seen: set | None = None) -> list:
+    """Feed entries without repeats of a (game, version) already in `seen` (updated in place)."""
+    seen = set() if seen is None else seen
+    kept = []
+    for entry in entries:
+        mark = (entry.game_id, entry.version)
+        if mark not in seen:
+            seen.add(mark)
+            kept.append(entry)
+    return kept
+
+
+class FollowUps:
+    """Writes and repairs the cross-slot part of appends for one EventStore (`store`)."""
+
+    def __init__(self, store):
+        self.store = store
+        self.client = store.client
+        self.pending_key = f"{store.prefix}:{{{store.prefix}:feed}}:pending"
+
+    def intend(self, game_id: str, expected: int, count: int) -> Intent:
+        member = f"{game_id}:{expected}:{count}:{secrets.token_hex(6)}"
+        self.client.zadd(self.pending_key, {member: int(time.time() * 1000)})
+        return Intent(game_id, expected, count, member)
+
+    def complete(self, intent: Intent, types: Sequence[str] = (), lobby_status: str | None = None,
+                 created_ms: int | str | None = None) -> None:
+        """Lobby first, then the feed and the intent's removal together: an intent stays until all is done."""
+        if lobby_status is not None and created_ms is not None:
+            self._lobby(intent.game_id, lobby_status, created_ms)
+        pipe = self.client.pipeline(transaction=True)
+        for offset, event_type in enumerate(types, start=1):
+            pipe.xadd(self.store._feed_key, {"g": intent.game_id, "v": intent.expected + offset, "t": event_type},
+                      maxlen=FEED_MAXLEN, approximate=True)
+        pipe.zrem(self.pending_key, intent.member)
+        pipe.execute()
+
+    def lobby(self, game_id: str, status: str, created_ms: int | str) -> None:
+        self._lobby(game_id, status, created_ms)
+
+    def _lobby(self, game_id: str, status: str, created_ms: int | str) -> None:
+        from events.store import LOBBY_STATUSES  # the store imports this module
+        pipe = self.client.pipeline(transaction=False)
+        for other in LOBBY_STATUSES:
+            if other == status:
+                pipe.zadd(self.store._lobby_key(other), {game_id: int(created_ms)})
+            else:
+                pipe.zrem(self.store._lobby_key(other), game_id)
+        pipe.execute()
+
+    def pending(self) -> int:
+        return self.client.zcard(self.pending_key)
+
+    def repair(self, now_ms: int | None = None, grace_s: float = REPAIR_GRACE_S, limit: int = 1000) -> int:
+        """Completes intents older than `grace_s` from what is stored; returns how many."""
+        now_ms = int(time.time() * 1000) if now_ms is None else now_ms
+        members = self.client.zrangebyscore(self.pending_key, "-inf", now_ms - int(grace_s * 1000),
+                                            start=0, num=limit)
+        for member in members:
+            self._repair_one(Intent.parse(member))
+        return len(members)
+
+    def _repair_one(self, intent: Intent) -> None:
+        # The entries the intent's append would have written; if it lost its race they are another
+        # writer's (already in the feed, or promised by its own intent): a repeat readers drop.
+        entries = self.store.raw_entries(intent.game_id, after=intent.expected, limit=intent.count)
+        types = [orjson.loads(entry.payload)["t"] for entry in entries]
+        meta = self.store.meta(intent.game_id)
+        status = meta.get("status")
+        self.complete(intent, types, status if entries and status else None, meta.get("created_ms"))
