@@ -69,21 +69,22 @@ def play_66_turn(page) -> str:
 def test_sixty_six_against_a_basic_bot_to_the_end(service, new_page):
     page = new_page()
     open_lobby(page, service)
-    create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2})
+    # The bot deals first, so Ana leads the first trick and may close the stock there.
+    create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2, "first_dealer": 1})
     state = wait_turn(page)
     page.wait_for_selector("#trump-card")
     assert "Stock" in page.inner_text("#round-info")
     # Playable cards are highlighted from legal_actions; in the first lead every card may be played.
     assert page.locator("#hand .card.playable").count() + page.locator("#hand .card.dim").count() == 6
     page.screenshot(path=str(screenshot_dir() / "sixty-six.png"), full_page=True)
-    clicked_draw = False
+    # Buttons as well as cards: close the stock at the first lead (legal by default), draw later on.
+    state = click_and_wait(page, '[data-action="close"]')
+    assert "closed by Ana" in page.inner_text("#round-info")
     for _ in range(MAX_ACTIONS):
         if state == "finished":
             break
-        clicked_draw |= page.locator('[data-action="draw"]').count() > 0
         state = play_66_turn(page)
     assert state == "finished"
-    assert clicked_draw
     assert "won the match" in page.inner_text("#winner")
     assert page.locator("#score-sheet tbody tr").count() >= 1
     page.wait_for_selector("#round-summary")
