@@ -16,6 +16,7 @@ from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
                              LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View)
 
+# Request schemas are passed as instances: given a class, webargs builds a new schema on every request.
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
 
 
@@ -29,7 +30,7 @@ blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches:
                   "description": "Take a seat in this match"},
     "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
                   "description": "The match's event log"}}}})
-@blp.arguments(CreateGame, error_status_code=400, example={
+@blp.arguments(CreateGame(), error_status_code=400, example={
     "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
 @blp.response(201, View, description="The match as a spectator sees it; `Location` is its URL")
 @problems(blp, 400, 403, 413, 422, 429)
@@ -45,7 +46,7 @@ def create_game(body):
 
 
 @blp.route("", methods=["GET"])
-@blp.arguments(LobbyQuery, location="query", error_status_code=400)
+@blp.arguments(LobbyQuery(), location="query", error_status_code=400)
 @blp.response(200, Lobby)
 @problems(blp, 400)
 def lobby(query):
@@ -59,7 +60,7 @@ def lobby(query):
 @blp.route("/<game_id>", methods=["GET"])
 @blp.doc(operationId="getGame")
 @blp.doc(security=[{}, {"seat": []}])
-@blp.arguments(GameQuery, location="query", error_status_code=400)
+@blp.arguments(GameQuery(), location="query", error_status_code=400)
 @blp.response(200, View, example=examples.VIEW, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
 @blp.alt_response(304, description="Not modified (If-None-Match matches the version)")
 @problems(blp, 400, 401, 403, 404)
@@ -90,7 +91,7 @@ def get_game(query, game_id):
         "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
         "description": "Act with the seat's token"}}}})
 
-@blp.arguments(ClaimSeat, error_status_code=400, example={"name": "Ana"})
+@blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed)
 @problems(blp, 400, 404, 409, 413, 429)
 def claim_seat(body, game_id):
@@ -111,7 +112,7 @@ def claim_seat(body, game_id):
      "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
     {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
      "required": False, "description": "Retrying with the same key and body returns the original result (200)"}])
-@blp.arguments(Action, error_status_code=400, example={"type": "play", "card": "TS"})
+@blp.arguments(Action(), error_status_code=400, example={"type": "play", "card": "TS"})
 @blp.response(201, View, description="Accepted: the seat's new view", example=examples.VIEW)
 @blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted")
 @problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
@@ -135,7 +136,7 @@ def post_action(action, game_id):
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.doc(operationId="getEvents")
 @blp.doc(security=[{}, {"seat": []}, {"operator": []}])
-@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400)
 @blp.response(200, EventsPage)
 @problems(blp, 400, 401, 403, 404)
 def get_events(query, game_id):
@@ -169,7 +170,7 @@ def stream_ticket(game_id):
 @blp.doc(security=[{}, {"seat": []}], parameters=[
     {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"}, "required": False,
      "description": "Resume after this version"}])
-@blp.arguments(StreamQuery, location="query", error_status_code=400)
+@blp.arguments(StreamQuery(), location="query", error_status_code=400)
 @blp.response(200, description="`text/event-stream`: one message per event (`id:` = version, `event:` = type, "
                                "`data:` = the event as the caller may see it)", content_type="text/event-stream")
 @problems(blp, 400, 401, 403, 404)

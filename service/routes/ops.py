@@ -16,7 +16,7 @@ blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (O
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
 @blp.doc(security=[{"operator": []}])
-@blp.arguments(EventsQuery, location="query", error_status_code=400)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400)
 @blp.response(200, EventsPage)
 @problems(blp, 400, 401, 403, 404)
 def game_events(query, game_id):
@@ -32,7 +32,7 @@ def game_events(query, game_id):
 
 @blp.route("/feed", methods=["GET"])
 @blp.doc(security=[{"operator": []}])
-@blp.arguments(FeedQuery, location="query", error_status_code=400)
+@blp.arguments(FeedQuery(), location="query", error_status_code=400)
 @blp.response(200, Feed)
 @problems(blp, 400, 401, 403)
 def feed(query):
