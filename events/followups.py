@@ -44,6 +44,10 @@ class Intent:
         return cls(game_id, int(expected), int(count), text)
 
 
+def _text(value: bytes | str) -> str:
+    return value.decode() if isinstance(value, bytes) else value
+
+
 def unique(entries: Iterable, seen: set | None = None) -> list:
     """Feed entries without repeats of a (game, version) already in `seen` (updated in place)."""
     seen = set() if seen is None else seen
@@ -73,6 +77,11 @@ class FollowUps:
                  created_ms: int | str | None = None) -> None:
         """Lobby first, then the feed and the intent's removal together: an intent stays until all is done."""
         if lobby_status is not None and created_ms is not None:
+            # The status as stored now, not as this append left it: when two appends of one game both
+            # move it, the later follow-up writes the newer status whichever order they run in.
+            status, stored_ms = self.client.hmget(self.store._key(intent.game_id, "meta"), "status", "created_ms")
+            if status is not None and stored_ms is not None:
+                lobby_status, created_ms = _text(status), _text(stored_ms)
             self._lobby(intent.game_id, lobby_status, created_ms)
         pipe = self.client.pipeline(transaction=True)
         for offset, event_type in enumerate(types, start=1):

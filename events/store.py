@@ -21,6 +21,7 @@ The store works with clients made with or without `decode_responses`.
 from __future__ import annotations
 
 import hashlib
+import logging
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -32,6 +33,8 @@ from events import scripts
 from events.connection import is_cluster
 from events.followups import FollowUps, unique
 from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
+
+log = logging.getLogger("talon.events")
 
 LOBBY_STATUSES = ("waiting", "active", "finished")
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -204,9 +207,14 @@ class EventStore:
             raise
         if intent is not None:
             written = not result.replayed
-            self.followups.complete(intent, [e["type"] for e in events] if written else (),
-                                    meta["status"] if written and lobby_target else None,
-                                    _text(reply[4]) if written and lobby_target else None)
+            try:
+                self.followups.complete(intent, [e["type"] for e in events] if written else (),
+                                        meta["status"] if written and lobby_target else None,
+                                        _text(reply[4]) if written and lobby_target else None)
+            except redis.RedisError:
+                # The events are committed: the caller gets its result, the intent stays for the sweeper.
+                log.warning("feed/lobby follow-up of %s failed; the sweeper will complete it", game_id,
+                            exc_info=True)
         _notify(game_id, events, result, None)
         return result
 

@@ -9,11 +9,12 @@ from __future__ import annotations
 import time
 
 import pytest
+import redis
 from redis.crc import key_slot
 
 from events.audit import verify_chain
 from events.connection import _cluster_nodes, connect, is_cluster
-from events.followups import REPAIR_GRACE_S, FollowUps, unique
+from events.followups import REPAIR_GRACE_S, FollowUps, Intent, unique
 from events.store import EventStore, VersionConflict
 
 
@@ -130,3 +131,33 @@ def test_cluster_urls():
     with pytest.raises(ValueError):
         _cluster_nodes("redis+cluster://127.0.0.1")
     assert not is_cluster(connect("redis://127.0.0.1:1/0"))
+
+
+def test_a_late_lobby_follow_up_writes_the_stored_status_not_its_own(store, r):
+    store.append("g1", [ev("match_created")], 0, meta={"status": "waiting"})
+    store.followups = DiesAfterCommit(store)
+    with pytest.raises(Died):
+        store.append("g1", [ev("dealt")], 1, meta={"status": "active"})
+    store.followups = FollowUps(store)
+    store.append("g1", [ev("match_ended")], 2, meta={"status": "finished"})
+    # The first append's follow-up runs last, carrying "active": the game stays where it is now.
+    late = Intent.parse(r.zrange(store.followups.pending_key, 0, 0)[0])
+    store.followups.complete(late, ["dealt"], "active", store.meta("g1")["created_ms"])
+    assert store.lobby("finished", 0, 10) == (["g1"], 1)
+    assert store.lobby("active", 0, 10) == ([], 0)
+
+
+class RedisGoneAfterCommit(FollowUps):
+    def complete(self, *args, **kwargs):
+        raise redis.ConnectionError("the feed's primary is unreachable")
+
+
+def test_a_failed_follow_up_does_not_fail_the_committed_append(store, r):
+    store.followups = RedisGoneAfterCommit(store)
+    result = store.append("g1", [ev()], 0, meta={"status": "waiting"})
+    assert result.last_version == 1 and store.version("g1") == 1
+    store.followups = FollowUps(store)
+    assert store.followups.pending() == 1   # the sweeper's to complete
+    assert store.repair_followups(now_ms=later_ms()) == 1
+    assert [(f.game_id, f.version) for f in store.feed()] == [("g1", 1)]
+    assert store.lobby("waiting", 0, 10) == (["g1"], 1)
