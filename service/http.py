@@ -102,14 +102,25 @@ def require_operator() -> None:
         raise Problem(403, "forbidden", "this route is for operators")
 
 
-def if_match_version() -> int | None:
+IF_MATCH_LIST = re.compile(r'\s*(?:(?:W/)?"[^"]*"\s*(?:,\s*|$))+')
+ENTITY_TAG = re.compile(r'(W/)?"([^"]*)"')
+
+
+def if_match_versions() -> frozenset[int] | None:
+    """The versions If-Match allows (RFC 9110: "*" or a list of entity tags, compared strongly).
+
+    None: no condition. An empty set: no listed tag can match (weak or not a version), so 412.
+    A bare version without quotes is accepted too, as a convenience for hand-written requests.
+    """
     raw = request.headers.get("If-Match")
-    if raw is None:
+    if raw is None or raw.strip() == "*":
         return None
-    match = re.fullmatch(r'\s*(?:W/)?"?(\d{1,12})"?\s*', raw)
-    if not match:
-        raise Problem(400, "bad-if-match", 'If-Match must be a version in quotes, e.g. "12"')
-    return int(match.group(1))
+    if re.fullmatch(r"\s*[0-9]{1,12}\s*", raw):
+        return frozenset({int(raw)})
+    if not IF_MATCH_LIST.fullmatch(raw):
+        raise Problem(400, "bad-if-match", 'If-Match must list versions in quotes, e.g. "12"')
+    return frozenset(int(tag) for weak, tag in ENTITY_TAG.findall(raw)
+                     if not weak and re.fullmatch(r"[0-9]{1,12}", tag))
 
 
 def idempotency_key() -> str | None:

@@ -12,6 +12,7 @@ import hashlib
 import logging
 import secrets
 import uuid
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -136,7 +137,7 @@ class Talon:
             return after, events[0]["data"]["seat"], token
         raise AssertionError("unreachable")
 
-    def act(self, game_id: str, seat: int, action: dict, *, if_match: int | None = None,
+    def act(self, game_id: str, seat: int, action: dict, *, if_match: Collection[int] | None = None,
             idempotency_key: str | None = None, table: tables.Table | None = None) -> Outcome:
         """A seat's action. `table`, if the caller has just loaded it, saves the first load."""
         fingerprint = _fingerprint(seat, action) if idempotency_key else None
@@ -144,7 +145,7 @@ class Talon:
             if table is None or attempt > 0:
                 table = self.table(game_id)
             try:
-                if if_match is not None and if_match != table.version:
+                if if_match is not None and table.version not in if_match:
                     raise VersionMismatch(table.version)
                 events = tables.act(table, seat, action)
             except (GameError, VersionMismatch):

@@ -9,7 +9,7 @@ from flask_smorest import Blueprint
 from games import table as tables
 from games.errors import RuleError
 from service import examples, stream
-from service.http import (bearer_token, caller, idempotency_key, if_match_version, is_operator_token,
+from service.http import (bearer_token, caller, idempotency_key, if_match_versions, is_operator_token,
                           json_response, problems, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
@@ -108,8 +108,9 @@ def claim_seat(body, game_id):
 @action_limit
 @blp.doc(operationId="postAction")
 @blp.doc(security=[{"seat": []}], parameters=[
-    {"in": "header", "name": "If-Match", "schema": {"type": "string"}, "required": False,
-     "description": 'Act only if the game is still at this version, e.g. "12"; otherwise 412'},
+    {"in": "header", "name": "If-Match", "required": False,
+     "schema": {"type": "string", "pattern": r'^\s*(\*|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'},
+     "description": 'Act only if the game is still at this version, e.g. "12" (the view\'s ETag); otherwise 412'},
     {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
      "required": False, "description": "Retrying with the same key and body returns the original result (200)"}])
 @blp.arguments(Action(), error_status_code=400, example={"type": "play", "card": "TS"})
@@ -124,7 +125,7 @@ def post_action(action, game_id):
     if who.seat is None:
         raise Problem(403, "forbidden", "only a seat acts: use that seat's token")
     try:
-        outcome = app.act(game_id, who.seat, action, if_match=if_match_version(),
+        outcome = app.act(game_id, who.seat, action, if_match=if_match_versions(),
                           idempotency_key=idempotency_key(), table=table)
     except RuleError as refused:
         current = app.table(game_id)

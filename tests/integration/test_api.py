@@ -325,3 +325,21 @@ def test_429_rate_limits_with_retry_after(r, redis_url, store):
     before = store.version(game_id)
     assert_problem(client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(p1)), 429)
     assert store.version(game_id) == before
+
+
+def test_if_match_takes_a_list_of_entity_tags(client, store):
+    game_id, tokens = start(client)
+
+    def post(if_match: str):
+        view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+        play = next(a for a in view["legal_actions"] if a["type"] == "play")
+        return view["version"], client.post(f"/v1/games/{game_id}/actions", json=play,
+                                            headers={**auth(tokens[1]), "If-Match": if_match})
+
+    version, weak = post('W/"1", W/"999"')  # weak tags never match a strong comparison
+    assert_problem(weak, 412)
+    version, garbage = post("twelve")
+    assert_problem(garbage, 400)
+    assert store.version(game_id) == version
+    version, listed = post(f'"1", "{version}"')
+    assert listed.status_code == 201

@@ -223,7 +223,8 @@ function hand(ctl, view) {
   }
   const plays = new Set(view.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
   const discarding = view.legal_actions.some((a) => a.type === "discard");
-  const hinted = ctl.ui.hint?.action?.type === "play" ? ctl.ui.hint.action.card : null;
+  const suggested = ctl.ui.hint?.suggestion || ctl.ui.hint?.action;
+  const hinted = suggested?.type === "play" ? suggested.card : null;
   const cards = r.hand.map((card, index) => {
     if (discarding) {
       const picked = ctl.ui.discard.has(card);
