@@ -1,10 +1,19 @@
 """Shared fixtures. Anything that needs Redis gets a real server started for this session."""
 from __future__ import annotations
 
+import os
+
 import pytest
 import redis
+from hypothesis import settings
 
 from tests.support.redis_proc import RedisProcess
+
+# CI (CI=true) replays the same generated examples on every run, so its verdict is reproducible; a
+# developer's run explores new examples each time (and prints the blob to reproduce a failure).
+settings.register_profile("ci", derandomize=True, print_blob=True)
+settings.register_profile("dev", print_blob=True)
+settings.load_profile("ci" if os.environ.get("CI") else "dev")
 
 
 @pytest.fixture(scope="session")
