@@ -14,11 +14,11 @@ import secrets
 import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
-from datetime import datetime
 
 import orjson
 import redis
 
+from events.codec import normalize_at
 from events.repository import Folding, Repository, UnknownAggregate
 from events.store import EventStore, IdempotencyMismatch, VersionConflict
 from games import table as tables
@@ -220,7 +220,7 @@ class Talon:
         except UnknownGame:
             return 0
         last = self.store.read(game_id, after=table.version - 1)
-        idle_s = (now_ms - _epoch_ms(last[0].at)) // 1000 if last else 0
+        idle_s = (now_ms - normalize_at(last[0].at)[1]) // 1000 if last else 0
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
             return int(self._commit_job(game_id, table, events))
@@ -256,10 +256,6 @@ class Talon:
         open_seats = sum(1 for s in after.seats if s.open)
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
                 "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
-
-
-def _epoch_ms(iso: str) -> int:
-    return int(datetime.fromisoformat(iso.replace("Z", "+00:00")).timestamp() * 1000)
 
 
 def _lobby_entry(game_id: str, meta: dict) -> dict:
