@@ -16,38 +16,13 @@ import time
 import pytest
 import requests
 
-from tests.e2e.conftest import Service
+from tests.e2e.client import bearer, create, event_log
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
 WAIT_S = 5
 STARTING_TABLES = 2
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(http: requests.Session, service: Service, seats: list[dict], options: dict, seed: int) -> str:
-    created = http.post(service.url("/v1/games"), headers=bearer(service.operator_token), timeout=5, json={
-        "game": "fifty-six", "options": options, "seed": seed, "seats": seats})
-    assert created.status_code == 201, created.text
-    return created.json()["game_id"]
-
-
-def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False) -> list[dict]:
-    path = f"/v1/ops/games/{game_id}/events" if ops else f"/v1/games/{game_id}/events"
-    events, after = [], 0
-    for _ in range(400):
-        page = http.get(service.url(path), params={"after": after, "limit": 500}, headers=headers, timeout=5)
-        assert page.status_code == 200, page.text
-        body = page.json()
-        events += body["events"]
-        after = body["next_after"]
-        if not body["has_more"]:
-            return events
-    raise AssertionError("the event log did not end within 400 pages")
 
 
 def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
@@ -79,7 +54,7 @@ def check_end(view: dict, full: list[dict]) -> None:
 def test_eight_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 6 + [{"kind": "bot", "level": "random"}] * 2
-    game_id = create(http, service, seats, {"starting_tables": STARTING_TABLES}, seed=5608)
+    game_id = create(http, service, "fifty-six", seats, {"starting_tables": STARTING_TABLES}, seed=5608)
     deadline = time.monotonic() + MATCH_TIMEOUT_S
     view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
     assert len(view["standing"]) == 4
@@ -108,7 +83,7 @@ def test_two_random_humans_and_four_bots_finish_a_six_player_match(service):
     http = requests.Session()
     humans = (0, 3)
     seats = [{"kind": "human"} if s in humans else {"kind": "bot", "level": "basic"} for s in range(6)]
-    game_id = create(http, service, seats, {"starting_tables": STARTING_TABLES}, seed=20261130)
+    game_id = create(http, service, "fifty-six", seats, {"starting_tables": STARTING_TABLES}, seed=20261130)
     tokens = {}
     for s in humans:
         claimed = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": f"Rand {s}", "seat": s},

@@ -14,38 +14,13 @@ import time
 import pytest
 import requests
 
-from tests.e2e.conftest import Service
+from tests.e2e.client import bearer, create, event_log
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
 WAIT_S = 5
 HUMAN = 0
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
-
-
-def create(http: requests.Session, service: Service, seats: list[dict], options: dict, seed: int) -> str:
-    created = http.post(service.url("/v1/games"), headers=bearer(service.operator_token), timeout=5, json={
-        "game": "smear", "options": options, "seed": seed, "seats": seats})
-    assert created.status_code == 201, created.text
-    return created.json()["game_id"]
-
-
-def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False) -> list[dict]:
-    path = f"/v1/ops/games/{game_id}/events" if ops else f"/v1/games/{game_id}/events"
-    events, after = [], 0
-    for _ in range(200):
-        page = http.get(service.url(path), params={"after": after, "limit": 500}, headers=headers, timeout=5)
-        assert page.status_code == 200, page.text
-        body = page.json()
-        events += body["events"]
-        after = body["next_after"]
-        if not body["has_more"]:
-            return events
-    raise AssertionError("the event log did not end within 200 pages")
 
 
 def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
@@ -78,7 +53,7 @@ def check_end(view: dict, full: list[dict]) -> None:
 def test_four_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 4
-    game_id = create(http, service, seats, {"widow_size": 2, "match_target": 11}, seed=561)
+    game_id = create(http, service, "smear", seats, {"widow_size": 2, "match_target": 11}, seed=561)
     deadline = time.monotonic() + MATCH_TIMEOUT_S
     view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
     while view["status"] != "finished":
@@ -102,7 +77,7 @@ def test_a_random_human_and_three_bots_finish_a_match(service):
     http = requests.Session()
     seats = [{"kind": "human"}, {"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"},
              {"kind": "bot", "level": "random"}]
-    game_id = create(http, service, seats, {"widow_size": 3, "match_target": 7, "all_pass": "stick_dealer"},
+    game_id = create(http, service, "smear", seats, {"widow_size": 3, "match_target": 7, "all_pass": "stick_dealer"},
                      seed=20261130)
     claimed = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": "Rand"}, timeout=5)
     assert claimed.status_code == 201, claimed.text
