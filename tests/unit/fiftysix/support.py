@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from games.cards import shuffled
 from games.fiftysix import RULES
+from tests.unit.bot_play import play_out
 
 DECK_113 = ("JS TS QS JH JS AS JH TH 9S AS QS 9H 9S TS KS KS 9H AH 9D AD KH JD TD QD AH QH JD AD TH KH QH "
             "9D KD JC TC QC 9C AC KC QC TD JC 9C KC KD QD AC TC").split()
@@ -92,23 +92,8 @@ def play_match(options, players, seed, levels=None, first_dealer=0, on_step=None
     rng = random.Random(seed)
     options = RULES.normalize_options(options, players)
     state = RULES.new_state(options, players, first_dealer)
-    log = []
-    while state.phase != "match_over" and state.rounds_dealt < max_deals:
-        system = RULES.pending_system_action(state)
-        if system is not None:
-            seat, action = None, dict(system)
-            if action["type"] == "deal":
-                action["deck"] = shuffled(RULES.deck(options), rng)
-        else:
-            seat = RULES.to_act(state)[0]
-            action = bots.choose(bot_view(state, seat), levels[seat], rng)
-        events = RULES.decide(state, seat, action)
-        for event in events:
-            state = RULES.evolve(state, event)
-        log += events
-        if on_step:
-            on_step(state, events)
-    return state, log
+    return play_out(RULES, bots, state, options, rng, levels, bot_view,
+                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt < max_deals, on_step=on_step)
 
 
 def fill_hands(players, fixed, voids=None):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from games.sixtysix import RULES
+from tests.unit.bot_play import play_out
 
 
 def build_deck(non_dealer, dealer, trump_card, stock_top=(), variant="2p24"):
@@ -103,7 +104,6 @@ def play_match(options, seed, levels=None, first_dealer=0, on_step=None, max_rou
     """
     import random
 
-    from games.cards import shuffled
     from games.sixtysix import bots
 
     rng = random.Random(seed)
@@ -111,23 +111,8 @@ def play_match(options, seed, levels=None, first_dealer=0, on_step=None, max_rou
     levels = levels or ("random",) * n
     options = RULES.normalize_options(options, n)
     state = RULES.new_state(options, n, first_dealer)
-    log = []
-    while state.phase != "match_over" and state.rounds_dealt <= max_rounds:
-        system = RULES.pending_system_action(state)
-        if system is not None:
-            seat, action = None, dict(system)
-            if action["type"] == "deal":
-                action["deck"] = shuffled(RULES.deck(options), rng)
-        else:
-            seat = RULES.to_act(state)[0]
-            action = bots.choose(bot_view(state, seat), levels[seat], rng)
-        events = RULES.decide(state, seat, action)
-        for event in events:
-            state = RULES.evolve(state, event)
-        log += events
-        if on_step:
-            on_step(state, events)
-    return state, log
+    return play_out(RULES, bots, state, options, rng, levels, bot_view,
+                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_rounds, on_step=on_step)
 
 
 def deal_deck(options, dealer, hands, dead=(), trump_card=None, stock_top=()):

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 import random
 
-from games.cards import shuffled
 from games.smear import RULES
+from tests.unit.bot_play import play_out
 
 
 def build_deck(hands_in_deal_order, undealt=()):
@@ -89,23 +89,8 @@ def play_match(options, seed, levels=("random",) * 4, first_dealer=0, on_step=No
     rng = random.Random(seed)
     options = RULES.normalize_options(options, 4)
     state = RULES.new_state(options, 4, first_dealer)
-    log = []
-    while state.phase != "match_over" and state.rounds_dealt <= max_deals:
-        system = RULES.pending_system_action(state)
-        if system is not None:
-            seat, action = None, dict(system)
-            if action["type"] == "deal":
-                action["deck"] = shuffled(RULES.deck(options), rng)
-        else:
-            seat = RULES.to_act(state)[0]
-            action = bots.choose(bot_view(state, seat), levels[seat], rng)
-        events = RULES.decide(state, seat, action)
-        for event in events:
-            state = RULES.evolve(state, event)
-        log += events
-        if on_step:
-            on_step(state, events)
-    return state, log
+    return play_out(RULES, bots, state, options, rng, levels, bot_view,
+                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_deals, on_step=on_step)
 
 
 def seats_of_tricks(tricks, bidder):
