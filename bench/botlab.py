@@ -211,13 +211,19 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=400, help="matches in all (pairs of duplicate matches)")
     parser.add_argument("--procs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
+                        help="a game option for every match (integers as numbers), e.g. starting_tables=2")
     parser.add_argument("--solver-check", type=int, default=0, metavar="N")
     args = parser.parse_args(argv)
     if args.solver_check:
         agreed, total = check(args.solver_check, args.seed)
         print(f"sixty-six solver vs plain minimax: {agreed}/{total} positions agree")
         return
+    for option in args.option:
+        name, _, value = option.partition("=")
+        OPTIONS[args.game] = {**OPTIONS[args.game], name: int(value) if value.lstrip("-").isdigit() else value}
     total = run(args.game, args.a, args.b, max(1, args.matches // 2), args.procs, args.seed)
+    print(f"options: {OPTIONS[args.game]}")
     print(report(args.game, args.a, args.b, total))
 
 

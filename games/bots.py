@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 from importlib import import_module
+from importlib.util import find_spec
 from typing import Callable
 
 LEVELS = ("random", "basic", "expert")
@@ -24,7 +25,7 @@ LEVELS = ("random", "basic", "expert")
 _PACKAGES = {"sixty-six": "games.sixtysix", "fifty-six": "games.fiftysix", "smear": "games.smear"}
 
 # Work per expert decision: worlds times actions tried. Calibrated with bench/botlab.py.
-SAMPLES = {"sixty-six": 16}
+SAMPLES = {"sixty-six": 16, "fifty-six": 16, "smear": 16}
 
 
 def action_key(action: dict) -> str:
@@ -58,7 +59,7 @@ def decide(view: dict, level: str, seed: int | str = 0, stop: Callable[[], bool]
         raise ValueError("the view has no legal actions: it is not this seat's turn")
     rng = random.Random(f"{seed}")
     game = view["game"]
-    if level != "expert" or game not in SAMPLES:
+    if level != "expert" or find_spec(f"{_PACKAGES[game]}.expert") is None:
         return _module(game, "bots").choose(view, level, rng), None
     budget = SAMPLES[game] if samples is None else samples
     return _module(game, "expert").choose(view, rng, budget, stop or _never)
