@@ -29,10 +29,18 @@ SAMPLES = {"sixty-six": 16, "fifty-six": 16, "smear": 16}
 
 
 def action_key(action: dict) -> str:
-    """How the expert's values name an action: the card of a play, "meld H", else the type."""
+    """How the expert's values name an action: the card of a play, "meld H", else the type; Smear's
+    bids and discards, which a type alone would not tell apart, add their amount or cards and trump
+    ("bid 3", "discard 8C 7D S")."""
     if action["type"] == "play":
         return action["card"]
-    return f"meld {action['suit']}" if action["type"] == "meld" else action["type"]
+    if action["type"] == "meld":
+        return f"meld {action['suit']}"
+    if action["type"] == "bid" and set(action) == {"type", "value"}:
+        return f"bid {action['value']}"
+    if action["type"] == "discard" and set(action) == {"type", "cards", "trump"}:
+        return f"discard {' '.join(action['cards'])} {action['trump']}"
+    return action["type"]
 
 
 def _never() -> bool:

@@ -1,0 +1,115 @@
+"""Playing a world's deal out with basic players, through the engine's own rules, and scoring it.
+
+Calls and discards go through the engine: legal_actions, then the event makers of rules.py (which
+skip the checks `decide` repeats) and `evolve`. The play phase, the rollout's inner loop, runs on a
+mutable Table with the engine's follow rule and trick winner, and is scored by the engine. The
+basic player is shown only the parts of the seat's view it reads.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from games.smear import bots as basic
+from games.smear import rules
+from games.smear.evolve import evolve
+from games.smear.legal import follow_options, legal_actions, sorted_cards
+from games.smear.scoring import round_result
+from games.smear.options import N_SEATS, RANK_ORDER
+from games.smear.state import AUCTION, DISCARD, PLAY, ROUND_OVER, Play, State, Trick, team_of
+from games import cards
+
+MAX_STEPS = 60  # a deal has at most 4 calls, a discard and 24 plays: a guard against a loop
+_ANY = random.Random(0)  # basic is deterministic; its rng is only drawn when one action is legal
+
+
+def apply(state: State, seat: int, action: dict) -> State:
+    """The state after a (legal) player action."""
+    maker = rules.PLAYER[action["type"]]
+    for event in maker(state, seat, action):
+        state = evolve(state, event)
+    return state
+
+
+def bot_view(state: State, seat: int) -> dict:
+    """The parts of the seat's view the basic player reads at a call or a discard."""
+    rnd = state.round
+    return {"seat": seat, "legal_actions": legal_actions(state, seat), "round": {
+        "hand": sorted_cards(rnd.hands[seat]), "widow_size": state.options.widow_size, "trump": None}}
+
+
+def basic_action(state: State, seat: int) -> dict:
+    return basic.choose(bot_view(state, seat), "basic", _ANY)
+
+
+def playout(state: State, me: int) -> float:
+    """The deal's result for `me`'s team when basic players finish it: its score change minus the
+    other team's (a set counts minus the bid). A thrown-in deal is worth 0."""
+    for _ in range(MAX_STEPS):
+        if state.phase == PLAY:
+            return deal_value(Table(state).finish(), me)
+        if state.phase == ROUND_OVER:
+            return deal_value(state, me)
+        if state.phase not in (AUCTION, DISCARD):
+            return 0.0  # thrown in: the same or the next dealer deals again
+        seat = state.round.to_play
+        state = apply(state, seat, basic_action(state, seat))
+    return 0.0
+
+
+def deal_value(state: State, me: int) -> float:
+    deltas = round_result(state).deltas
+    mine = team_of(me)
+    return float(deltas[mine] - deltas[1 - mine])
+
+
+class Table:
+    """The play phase on mutable lists: a frozen State per card would cost most of the rollout.
+    It moves cards exactly as evolve does (§3.5, trick winner §0.4) and hands the six tricks back
+    to the engine as a State, so that scoring stays the engine's."""
+
+    def __init__(self, state: State):
+        rnd = state.round
+        self.state, self.trump, self.to_play, self.leader = state, rnd.trump, rnd.to_play, rnd.leader
+        self.hands = [sorted_cards(h) for h in rnd.hands]
+        self.trick = list(rnd.trick)
+        self.tricks = list(rnd.tricks)
+        self.shown_tricks = [{"cards": [{"seat": p.seat, "card": p.card} for p in t.plays]} for t in rnd.tricks]
+        self.shown_trick = [{"seat": p.seat, "card": p.card} for p in rnd.trick]
+
+    def options(self, seat: int) -> list[str]:
+        hand, rnd = self.hands[seat], self.state.round
+        if not self.tricks and not self.trick and rnd.named_trump is not None:
+            return [c for c in hand if cards.suit_of(c) == rnd.named_trump]
+        return follow_options(hand, cards.suit_of(self.trick[0].card) if self.trick else None, self.trump)
+
+    def view(self, seat: int) -> dict:
+        rnd = self.state.round
+        bidder = seat == rnd.bidder
+        return {"seat": seat, "legal_actions": [{"type": "play", "card": c} for c in self.options(seat)],
+                "round": {"hand": self.hands[seat], "trump": self.trump or (rnd.named_trump if bidder else None),
+                          "widow_size": self.state.options.widow_size, "bidder": rnd.bidder,
+                          "discard": list(rnd.discards) if bidder else None,
+                          "trick": self.shown_trick, "tricks": self.shown_tricks}}
+
+    def play(self, seat: int, card: str) -> None:
+        self.hands[seat] = [c for c in self.hands[seat] if c != card]
+        self.trump = self.trump or cards.suit_of(card)  # the first card led fixes trump
+        self.trick.append(Play(seat, card))
+        self.shown_trick = self.shown_trick + [{"seat": seat, "card": card}]
+        self.to_play = (seat + 1) % N_SEATS
+        if len(self.trick) == N_SEATS:
+            played = [p.card for p in self.trick]
+            winner = self.trick[cards.winning_index(played, self.trump, RANK_ORDER)].seat
+            self.tricks.append(Trick(self.leader, tuple(self.trick), winner))
+            self.shown_tricks = self.shown_tricks + [{"cards": self.shown_trick}]
+            self.trick, self.shown_trick, self.leader, self.to_play = [], [], winner, winner
+
+    def finish(self) -> State:
+        """Basic players play the rest; the state after the last trick (phase round_over)."""
+        while any(self.hands):
+            seat = self.to_play
+            self.play(seat, basic.choose(self.view(seat), "basic", _ANY)["card"])
+        return replace(self.state, phase=ROUND_OVER, round=replace(
+            self.state.round, hands=((),) * N_SEATS, trick=(), tricks=tuple(self.tricks), trump=self.trump,
+            leader=self.leader, to_play=self.to_play))

@@ -1,0 +1,171 @@
+"""Worlds consistent with a seat's view: engine states whose hidden cards are sampled.
+
+What the view shows and the sampler keeps: the own hand, every card played, the hand sizes, the
+undealt pile's size, the bidder's own widow and discards (only the bidder sees them). What it infers:
+* voids: a player who neither followed the led suit nor trumped holds none of the led suit;
+* calls: each other seat's pass or bid is compared with what a basic player would have called from
+  the hand the world gives it (its cards now plus those it has played). Of a few candidate deals the
+  one whose calls fit best is kept, so a partner's bid of 3 means a strong partner in the search.
+The other seats' hidden cards, the others' discards and the undealt pile share the rest at random.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import fields, replace
+
+from games import cards
+from games.smear import bots as basic
+from games.smear.options import Options, deck
+from games.smear.state import Call, Play, Round, State, Trick, new_state
+
+TRIES = 8  # candidate deals per world, when the calls do not fit at once
+
+
+def options_of(view: dict) -> dict:
+    """The match options the engine knows (the table adds first_dealer beside them)."""
+    names = {f.name for f in fields(Options)}
+    return {k: v for k, v in view["options"].items() if k in names}
+
+
+def played_by(rnd: dict) -> list[tuple[int, str]]:
+    """(seat, card) of every card played this deal, in order."""
+    return [(p["seat"], p["card"]) for t in rnd["tricks"] for p in t["cards"]] + [
+        (p["seat"], p["card"]) for p in rnd["trick"]]
+
+
+def unseen(view: dict) -> list[str]:
+    """Cards whose place the seat does not know, in pack order (sets are never iterated: the order
+    must not depend on string hashing)."""
+    rnd = view["round"]
+    known = set(rnd["hand"]) | {c for _, c in played_by(rnd)}
+    known |= set(rnd.get("discard") or [])
+    return [c for c in deck({}) if c not in known]
+
+
+def voids(view: dict) -> dict[int, set[str]]:
+    """Suits each seat has shown it lacks: it played neither the led suit nor a trump."""
+    rnd, out = view["round"], {s: set() for s in range(4)}
+    trump = rnd["trump"] if rnd["trump_public"] else None
+    tricks = [t["cards"] for t in rnd["tricks"]] + ([rnd["trick"]] if rnd["trick"] else [])
+    for plays in tricks:
+        led = cards.suit_of(plays[0]["card"])
+        for p in plays[1:]:
+            suit = cards.suit_of(p["card"])
+            if suit != led and suit != trump:
+                out[p["seat"]].add(led)
+    return out
+
+
+def deal_hidden(view: dict, rng: random.Random, void: dict[int, set[str]]) -> tuple[list[list[str]], list[str]] | None:
+    """The unseen cards shared among the other hands (respecting voids) and the rest; None if stuck.
+    Most constrained cards first, each to a place drawn by the room it has left."""
+    rnd, me = view["round"], view["seat"]
+    room = {s: rnd["hand_sizes"][s] for s in range(4) if s != me}
+    pool = unseen(view)
+    rng.shuffle(pool)
+    if not any(void[s] for s in room):  # the common case: a plain shuffle is already uniform
+        hands, at = {}, 0
+        for s in room:
+            hands[s], at = pool[at:at + room[s]], at + room[s]
+        return [list(rnd["hand"]) if s == me else hands[s] for s in range(4)], pool[at:]
+    rest_room = len(pool) - sum(room.values())
+    pool.sort(key=lambda c: sum(cards.suit_of(c) not in void[s] for s in room))
+    hands: dict[int, list[str]] = {s: [] for s in room}
+    rest: list[str] = []
+    for card in pool:
+        options = [(s, room[s]) for s in room if room[s] and cards.suit_of(card) not in void[s]]
+        options.append((None, rest_room))
+        total = sum(w for _, w in options)
+        if total == 0:
+            return None
+        pick = rng.randrange(total)
+        for place, weight in options:
+            if pick < weight:
+                break
+            pick -= weight
+        if place is None:
+            rest.append(card)
+            rest_room -= 1
+        else:
+            hands[place].append(card)
+            room[place] -= 1
+    return [list(rnd["hand"]) if s == me else hands[s] for s in range(4)], rest
+
+
+def implied_level(hand, widow_size: int) -> int:
+    """The most a basic player would bid from this hand (1 = it would pass)."""
+    hope = 0.15 * widow_size
+    best = max(basic.suit_worth(hand, s, hope) for s in cards.SUITS)
+    return max(1, min(4, int(best + 0.35)))
+
+
+def call_misfit(view: dict, hands: list[list[str]]) -> int:
+    """How far the others' calls are from what their world hands suggest (0 = all fit)."""
+    rnd, me = view["round"], view["seat"]
+    played: dict[int, list[str]] = {s: [] for s in range(4)}
+    for seat, card in played_by(rnd):
+        played[seat].append(card)
+    high, misfit = 1, 0
+    for call in rnd["calls"]:
+        seat, value = call["seat"], call["value"]
+        # The bidder's hand after a widow mixes in cards it did not hold when it called: not judged.
+        judged = seat != me and not (seat == rnd["bidder"] and rnd["widow_size"])
+        if judged:
+            level = implied_level(hands[seat] + played[seat], rnd["widow_size"])
+            if value is None:
+                misfit += max(0, level - high)
+            else:
+                misfit += max(0, value - level) + (max(0, level - value) if value < 4 else 0)
+        high = max(high, value or 1)
+    return misfit
+
+
+def sample(view: dict, rng: random.Random) -> State:
+    """One engine state consistent with the view (the best fitting of a few candidate deals)."""
+    void = voids(view)
+    best, best_misfit = None, None
+    for attempt in range(TRIES * 2):
+        # Voids first; if they cannot be met by chance (very rare), drop them rather than fail.
+        dealt = deal_hidden(view, rng, void if attempt < TRIES else {s: set() for s in range(4)})
+        if dealt is None:
+            continue
+        misfit = call_misfit(view, dealt[0])
+        if best is None or misfit < best_misfit:
+            best, best_misfit = dealt, misfit
+        if misfit == 0 or (best is not None and attempt + 1 >= TRIES):
+            break
+    hands, rest = best
+    return build_state(view, hands, rest)
+
+
+def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
+    """The engine state of one world: `rest` fills the others' discards, then the undealt pile."""
+    rnd, me = view["round"], view["seat"]
+    is_bidder = rnd["bidder"] == me
+    discards = tuple(rnd["discard"] or ()) if is_bidder else _others_discards(rnd, rest)
+    undealt = tuple(c for c in rest if c not in discards)
+    trump = rnd["trump"] if rnd["trump_public"] else None
+    named = rnd["trump"] if (is_bidder or trump) and rnd["phase"] == "play" else None
+    rnd_state = Round(
+        number=rnd["number"], dealer=rnd["dealer"], hands=tuple(tuple(h) for h in hands), undealt=undealt,
+        to_play=rnd["to_act"][0], calls=tuple(Call(c["seat"], c["value"]) for c in rnd["calls"]),
+        bidder=rnd["bidder"], bid=rnd["bid"], widow=tuple(rnd["widow"] or ()), discards=discards,
+        named_trump=named, trump=trump, leader=rnd["leader"],
+        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]),
+        tricks=tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"])
+                     for t in rnd["tricks"]))
+    base = new_state(options_of(view), 4, view["options"].get("first_dealer", 0))
+    scores = tuple(s["score"] for s in view["standing"])
+    return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
+                   rounds_dealt=rnd["number"], round=rnd_state)
+
+
+def _others_discards(rnd: dict, rest: list[str]) -> tuple[str, ...]:
+    """Another bidder's discards: non-trumps where possible (trumps go only beyond six, §3.4)."""
+    count = rnd["discarded"]
+    if not count:
+        return ()
+    trump = rnd["trump"] if rnd["trump_public"] else None
+    plain = [c for c in rest if cards.suit_of(c) != trump]
+    chosen = (plain + [c for c in rest if c not in plain])[:count]
+    return tuple(chosen)
