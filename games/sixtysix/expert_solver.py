@@ -2,19 +2,30 @@
 
 From then on the strict duty applies (RULES §2.3: follow suit, head the trick, else trump), no more
 marriages are shown (unless meld_after_close, which `applies` excludes), and the leader may declare
-out before leading. The solver walks every continuation with memoised negamax; leaves are scored by
-`deal_points`, RULES §2.9 for two seats (tests hold it to the engine's `round_result`). The value of a
-position is (game points of the seat to move) minus (game points of the other seat).
+out before leading. The solver walks every continuation with memoised negamax. A position is the
+hands, the seat to play, the open trick and the score so far (card points and tricks per seat); leaves
+are scored by `deal_points`, RULES §2.9 for two seats (the solver check holds it to the engine).
+
+A position's value is what `utility` makes of the deal's game points for the seat to move; by default
+(its game points) minus (the other's), so `solve` can be compared with a plain minimax. The expert
+passes a match-aware utility instead; any utility must be zero-sum: u(a, b) = -u(b, a).
 """
 from __future__ import annotations
+
+from typing import Callable
 
 from games import cards
 from games.sixtysix.legal import follow_options
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER
 from games.sixtysix.scoring import two_or_three, win_scale
-from games.sixtysix.state import FOLLOW, LEAD, Play, State, Trick, stock_open
+from games.sixtysix.state import FOLLOW, LEAD, State, stock_open
 
 DECLARE = ("declare_out",)
+Utility = Callable[[int, int], float]  # (own game points, other's game points) -> value for own seat
+
+
+def difference(own: int, other: int) -> float:
+    return own - other
 
 
 def applies(state: State) -> bool:
@@ -26,18 +37,37 @@ def action_of(move: tuple) -> dict:
     return {"type": "declare_out"} if move == DECLARE else {"type": "play", "card": move[0]}
 
 
+def summary(tricks) -> tuple:
+    """What the score depends on, besides the cards still to play: points and tricks per seat, and
+    the last trick's winner."""
+    points, won = [0, 0], [0, 0]
+    for t in tricks:
+        points[t.winner] += t.points
+        won[t.winner] += 1
+    return tuple(points), tuple(won), (tricks[-1].winner if tricks else None)
+
+
 class Solver:
-    def __init__(self, state: State):
-        self.state = state
-        self.trump = state.round.trump_suit
+    """`Solver(state)` for an engine state; `rules` and `start` let a playout solve its own positions:
+    rules is anything with the engine round's melds, closer, tricks_at_close and totals_at_close,
+    start is (hands, seat to play, open trick as ((seat, card), ...), summary)."""
+
+    def __init__(self, state: State, utility: Utility = difference, rules=None, start=None):
+        rnd = state.round
+        self.options, self.rules = state.options, rules or rnd
+        self.trump = rnd.trump_suit
+        self.utility = utility
+        self.start = start or (rnd.hands, rnd.to_play, tuple((p.seat, p.card) for p in rnd.trick),
+                               summary(rnd.tricks))
         self.memo: dict = {}
         self.leaves: dict = {}
 
-    def root_values(self) -> dict[tuple, int]:
+    def root_values(self) -> dict[tuple, float]:
         """Each legal move of the seat to act, with its exact value for that seat."""
-        rnd = self.state.round
-        start = (rnd.hands, rnd.to_play, tuple((p.seat, p.card) for p in rnd.trick), rnd.tricks)
-        return {move: self._after(move, *start) for move in self._moves(*start[:3])}
+        return {move: self._after(move, *self.start) for move in self._moves(*self.start[:3])}
+
+    def best(self) -> float:
+        return max(self.root_values().values())
 
     def _moves(self, hands, to_play, trick) -> list[tuple]:
         hand = hands[to_play]
@@ -46,56 +76,45 @@ class Solver:
         allowed = follow_options(hand, [c for _, c in trick], self.trump, strict=True)
         return [(c,) for c in sorted(set(allowed))]
 
-    def _value(self, hands, to_play, trick, tricks) -> int:
+    def _value(self, hands, to_play, trick, score) -> float:
         if not any(hands):
-            return self._leaf(hands, to_play, tricks, declarer=None)
-        key = (hands, to_play, trick, self._summary(tricks))
+            return self._leaf(score, to_play, declarer=None)
+        key = (hands, to_play, trick, score[:2])
         if key not in self.memo:
-            self.memo[key] = max(self._after(m, hands, to_play, trick, tricks)
+            self.memo[key] = max(self._after(m, hands, to_play, trick, score)
                                  for m in self._moves(hands, to_play, trick))
         return self.memo[key]
 
-    def _after(self, move, hands, to_play, trick, tricks) -> int:
+    def _after(self, move, hands, to_play, trick, score) -> float:
         """The value for `to_play` of making `move`."""
         if move == DECLARE:
-            return self._leaf(hands, to_play, tricks, declarer=to_play)
+            return self._leaf(score, to_play, declarer=to_play)
         card = move[0]
         hand = list(hands[to_play])
         hand.remove(card)
-        hands = tuple(tuple(hand) if s == to_play else h for s, h in enumerate(hands))
+        hands = (tuple(hand), hands[1]) if to_play == 0 else (hands[0], tuple(hand))
         trick = trick + ((to_play, card),)
         if len(trick) < 2:
-            return -self._value(hands, 1 - to_play, trick, tricks)
+            return -self._value(hands, 1 - to_play, trick, score)
         winner = trick[cards.winning_index([c for _, c in trick], self.trump, RANK_ORDER)][0]
-        done = Trick(trick[0][0], tuple(Play(s, c) for s, c in trick), winner,
-                     sum(CARD_POINTS[cards.rank_of(c)] for _, c in trick))
-        value = self._value(hands, winner, (), tricks + (done,))
+        gained = sum(CARD_POINTS[cards.rank_of(c)] for _, c in trick)
+        points, won = list(score[0]), list(score[1])
+        points[winner] += gained
+        won[winner] += 1
+        value = self._value(hands, winner, (), (tuple(points), tuple(won), winner))
         return value if winner == to_play else -value
 
-    def _summary(self, tricks) -> tuple:
-        """What the score depends on, besides the cards still to play: points and tricks per seat."""
-        points, won = [0, 0], [0, 0]
-        for t in tricks:
-            points[t.winner] += t.points
-            won[t.winner] += 1
-        return tuple(points), tuple(won)
-
-    def _leaf(self, hands, seat, tricks, declarer) -> int:
-        # The score depends on the points and tricks per seat, the last trick's winner and who declared.
-        key = (self._summary(tricks), tricks[-1].winner if tricks else None, declarer, seat)
+    def _leaf(self, score, seat, declarer) -> float:
+        key = (score, declarer, seat)
         if key not in self.leaves:
-            self.leaves[key] = self._score(hands, seat, tricks, declarer)
+            game = deal_points(self.rules, self.options, *score, declarer)
+            self.leaves[key] = self.utility(game[seat], game[1 - seat])
         return self.leaves[key]
 
-    def _score(self, hands, seat, tricks, declarer) -> int:
-        (points, won), last = self._summary(tricks), (tricks[-1].winner if tricks else None)
-        game = deal_points(self.state, points, won, last, declarer)
-        return game[seat] - game[1 - seat]
 
-
-def deal_points(state: State, points, won, last, declarer) -> tuple[int, int]:
-    """RULES §2.9 for two seats, as scoring.round_result computes it (a test holds them equal)."""
-    rnd, opts = state.round, state.options
+def deal_points(rnd, opts, points, won, last, declarer) -> tuple[int, int]:
+    """RULES §2.9 for two seats, as scoring.round_result computes it (the solver check holds them
+    equal). `rnd` gives the melds, the closer and what was counted at closing."""
     target, half = opts.spec.target, opts.schneider_threshold
     melds = [0, 0]
     for m in rnd.melds:
