@@ -2,7 +2,9 @@
 
 Only what the view shows is used: the own hand, the tricks, the current trick, the marriages shown
 (their K and Q are known to sit in the melder's hand until played), the face-up trump card, the stock
-size and the hand sizes. Every other card is dealt at random among the other hands and the stock.
+size and the hand sizes. Once the stock is closed, strict play also tells what a follower lacks (a
+suit it did not follow, trumps it did not play, cards that would have headed the trick); those are
+never dealt to it. Every other card is dealt at random among the other hands and the stock.
 Written for the two-player games with a talon (2p24, 2p20, 2p32); `supported` says when it applies.
 """
 from __future__ import annotations
@@ -11,7 +13,7 @@ import random
 from dataclasses import fields, replace
 
 from games import cards
-from games.sixtysix.options import CARD_POINTS, Options, deck
+from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, deck
 from games.sixtysix.state import Meld, Play, Round, State, Trick, new_state
 
 
@@ -62,10 +64,32 @@ def sample(view: dict, rng: random.Random) -> State:
             continue
         known = known_in_hand(rnd, other)
         take = size - len(known)
-        hands.append(tuple(known + pool[:take]))
-        pool = pool[take:]
+        lacks = lacking(rnd, other)
+        dealt = [c for c in pool if c not in lacks][:take]
+        dealt += [c for c in pool if c not in dealt][:take - len(dealt)]  # only if the view contradicts
+        hands.append(tuple(known + dealt))
+        pool = [c for c in pool if c not in dealt]
     trump_card, stock = _stock(rnd, pool)
     return _state(view, tuple(hands), trump_card, stock)
+
+
+def lacking(rnd: dict, seat: int) -> set[str]:
+    """Cards `seat` cannot hold: what strict play (after closing) showed it lacked when following."""
+    if rnd["closer"] is None:
+        return set()
+    trump, lacks = rnd["trump"], set()
+    for trick in rnd["tricks"][sum(rnd["tricks_at_close"]):]:
+        lead, follow = trick["cards"][0], trick["cards"][-1]
+        if follow["seat"] != seat:
+            continue
+        led, played = lead["card"], follow["card"]
+        if cards.suit_of(played) != cards.suit_of(led):
+            lacks.add(cards.suit_of(led))
+            if cards.suit_of(played) != trump:
+                lacks.add(trump)
+        elif not cards.beats(played, led, trump, RANK_ORDER):
+            lacks |= {c for c in cards.pack(RANK_ORDER, cards.suit_of(led)) if cards.beats(c, led, trump, RANK_ORDER)}
+    return {c for c in cards.pack(RANK_ORDER) if c in lacks or cards.suit_of(c) in lacks}
 
 
 def _stock(rnd: dict, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
