@@ -33,6 +33,18 @@ from games.sixtysix.state import ROUND_OVER, State
 SOLVE_COST = ((8, 2), (10, 8))
 
 
+def candidates(view: dict) -> list[dict]:
+    """The legal actions worth searching. Two are dominated and never tried: keeping the trump 9 when
+    it can be exchanged (the higher trump is never worse to hold, and every other action stays
+    available after the exchange), and leading the K or Q of a marriage that could be shown first
+    (showing it, then leading the same card, only adds the marriage)."""
+    legal = view["legal_actions"]
+    if {"type": "exchange"} in legal:
+        return [{"type": "exchange"}]
+    meldable = {a["suit"] for a in legal if a["type"] == "meld"}
+    return [a for a in legal if not (a["type"] == "play" and a["card"][0] in "KQ" and a["card"][1] in meldable)]
+
+
 def utility_of(view: dict) -> Utility:
     scores = [s["score"] for s in view["standing"]]
     seat = view["seat"]
@@ -66,7 +78,9 @@ def _solved(view: dict, world: State, utility: Utility, rng, samples: int, stop)
 
 
 def _rolled_out(view: dict, utility: Utility, rng, samples: int, stop) -> dict[str, float]:
-    seat, legal = view["seat"], view["legal_actions"]
+    seat, legal = view["seat"], candidates(view)
+    if len(legal) == 1:
+        return {key(legal[0]): 0.0}  # nothing to weigh
     worlds = max(2, samples // len(legal))
     totals = {key(a): 0.0 for a in legal}
     done = 0
@@ -99,5 +113,6 @@ def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool
         return basic.choose(view, "basic", rng), None
     # Ties go to the basic player's choice, then to the order of legal_actions.
     fallback = key(basic.choose(view, "basic", rng))
-    best = max(view["legal_actions"], key=lambda a: (round(values[key(a)], 6), key(a) == fallback))
+    tried = [a for a in view["legal_actions"] if key(a) in values]
+    best = max(tried, key=lambda a: (round(values[key(a)], 6), key(a) == fallback))
     return best, values
