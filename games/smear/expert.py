@@ -25,7 +25,7 @@ from games import cards
 from games.bots import action_key as key
 from games.smear import bots as basic
 from games.smear.expert_playout import apply, playout
-from games.smear.expert_world import sample
+from games.smear.expert_world import Sampler
 
 UNSEARCHED_PENALTY = 1.0  # how far below its trump's searched discard an unsearched discard is shown
 
@@ -49,9 +49,9 @@ def search(view: dict, tried: list[dict], rng: random.Random, samples: int,
     seat = view["seat"]
     worlds = max(2, samples // len(tried))
     totals = {key(a): 0.0 for a in tried}
-    done = 0
+    done, sampler = 0, Sampler(view)
     for _ in range(worlds):
-        world = sample(view, rng)
+        world = sampler.sample(rng)
         for action in tried:
             totals[key(action)] += playout(apply(world, seat, action), seat)
         done += 1

@@ -18,13 +18,13 @@ from games.smear import bots as basic
 from games.smear.options import Options, deck
 from games.smear.state import Call, Play, Round, State, Trick, new_state
 
-TRIES = 8  # candidate deals per world, when the calls do not fit at once
+TRIES = 6  # candidate deals per world, when the calls do not fit at once
 
 
 def options_of(view: dict) -> dict:
     """The match options the engine knows (the table adds first_dealer beside them)."""
     names = {f.name for f in fields(Options)}
-    return {k: v for k, v in view["options"].items() if k in names}
+    return {k: v for k, v in (view.get("options") or {}).items() if k in names}
 
 
 def played_by(rnd: dict) -> list[tuple[int, str]]:
@@ -56,40 +56,82 @@ def voids(view: dict) -> dict[int, set[str]]:
     return out
 
 
-def deal_hidden(view: dict, rng: random.Random, void: dict[int, set[str]]) -> tuple[list[list[str]], list[str]] | None:
-    """The unseen cards shared among the other hands (respecting voids) and the rest; None if stuck.
-    Most constrained cards first, each to a place drawn by the room it has left."""
-    rnd, me = view["round"], view["seat"]
-    room = {s: rnd["hand_sizes"][s] for s in range(4) if s != me}
-    pool = unseen(view)
-    rng.shuffle(pool)
-    if not any(void[s] for s in room):  # the common case: a plain shuffle is already uniform
-        hands, at = {}, 0
-        for s in room:
-            hands[s], at = pool[at:at + room[s]], at + room[s]
-        return [list(rnd["hand"]) if s == me else hands[s] for s in range(4)], pool[at:]
-    rest_room = len(pool) - sum(room.values())
-    pool.sort(key=lambda c: sum(cards.suit_of(c) not in void[s] for s in room))
-    hands: dict[int, list[str]] = {s: [] for s in room}
-    rest: list[str] = []
-    for card in pool:
-        options = [(s, room[s]) for s in room if room[s] and cards.suit_of(card) not in void[s]]
-        options.append((None, rest_room))
-        total = sum(w for _, w in options)
-        if total == 0:
-            return None
-        pick = rng.randrange(total)
-        for place, weight in options:
-            if pick < weight:
+class Sampler:
+    """Samples worlds for one view; what every world shares is worked out once."""
+
+    def __init__(self, view: dict):
+        rnd, self.view, self.me = view["round"], view, view["seat"]
+        self.room = {s: rnd["hand_sizes"][s] for s in range(4) if s != self.me}
+        self.pool = unseen(view)
+        void = voids(view)
+        self.constrained = any(void[s] for s in self.room)
+        # Where each unseen card may lie: the other seats not void in its suit (None = out of play).
+        self.places = {c: [s for s in self.room if cards.suit_of(c) not in void[s]] for c in self.pool}
+        self.played: dict[int, list[str]] = {s: [] for s in range(4)}
+        for seat, card in played_by(rnd):
+            self.played[seat].append(card)
+        self.calls = judged_calls(view)
+
+    def deal(self, rng: random.Random, keep_voids: bool = True) -> tuple[list[list[str]], list[str]] | None:
+        """The unseen cards shared among the other hands and the rest; None if stuck. With voids:
+        most constrained cards first, each to a place drawn by the room it has left."""
+        pool, room = list(self.pool), dict(self.room)
+        rng.shuffle(pool)
+        hands: dict[int, list[str]] = {}
+        if not (self.constrained and keep_voids):  # a plain shuffle is already uniform
+            at = 0
+            for s in room:
+                hands[s], at = pool[at:at + room[s]], at + room[s]
+            return self._with_mine(hands), pool[at:]
+        rest_room = len(pool) - sum(room.values())
+        pool.sort(key=lambda c: len(self.places[c]))
+        hands, rest = {s: [] for s in room}, []
+        for card in pool:
+            options = [(s, room[s]) for s in self.places[card] if room[s]] + [(None, rest_room)]
+            pick = rng.randrange(sum(w for _, w in options) or 1)
+            place = None
+            for place, weight in options:
+                if pick < weight:
+                    break
+                pick -= weight
+            if place is None:
+                if not rest_room:
+                    return None
+                rest.append(card)
+                rest_room -= 1
+            else:
+                hands[place].append(card)
+                room[place] -= 1
+        return self._with_mine(hands), rest
+
+    def _with_mine(self, hands: dict[int, list[str]]) -> list[list[str]]:
+        return [list(self.view["round"]["hand"]) if s == self.me else hands[s] for s in range(4)]
+
+    def misfit(self, hands: list[list[str]]) -> int:
+        """How far the others' calls are from what their world hands suggest (0 = all fit)."""
+        widow, total = self.view["round"]["widow_size"], 0
+        for seat, value, high in self.calls:
+            level = implied_level(hands[seat] + self.played[seat], widow)
+            if value is None:
+                total += max(0, level - high)
+            else:
+                total += max(0, value - level) + (max(0, level - value) if value < 4 else 0)
+        return total
+
+    def sample(self, rng: random.Random) -> State:
+        """One engine state consistent with the view (the best fitting of a few candidate deals)."""
+        best, best_misfit = None, None
+        for attempt in range(TRIES * 2):
+            # Voids first; if they cannot be met by chance (very rare), drop them rather than fail.
+            dealt = self.deal(rng, keep_voids=attempt < TRIES)
+            if dealt is None:
+                continue
+            misfit = self.misfit(dealt[0])
+            if best is None or misfit < best_misfit:
+                best, best_misfit = dealt, misfit
+            if misfit == 0 or attempt + 1 >= TRIES:
                 break
-            pick -= weight
-        if place is None:
-            rest.append(card)
-            rest_room -= 1
-        else:
-            hands[place].append(card)
-            room[place] -= 1
-    return [list(rnd["hand"]) if s == me else hands[s] for s in range(4)], rest
+        return build_state(self.view, *best)
 
 
 def implied_level(hand, widow_size: int) -> int:
@@ -99,43 +141,21 @@ def implied_level(hand, widow_size: int) -> int:
     return max(1, min(4, int(best + 0.35)))
 
 
-def call_misfit(view: dict, hands: list[list[str]]) -> int:
-    """How far the others' calls are from what their world hands suggest (0 = all fit)."""
-    rnd, me = view["round"], view["seat"]
-    played: dict[int, list[str]] = {s: [] for s in range(4)}
-    for seat, card in played_by(rnd):
-        played[seat].append(card)
-    high, misfit = 1, 0
+def judged_calls(view: dict) -> list[tuple[int, int | None, int]]:
+    """(seat, value, high bid before it, 1 for none) of the others' calls the sampler weighs. The
+    bidder's hand after a widow mixes in cards it did not hold when it called: not judged."""
+    rnd, me, high, out = view["round"], view["seat"], 1, []
     for call in rnd["calls"]:
         seat, value = call["seat"], call["value"]
-        # The bidder's hand after a widow mixes in cards it did not hold when it called: not judged.
-        judged = seat != me and not (seat == rnd["bidder"] and rnd["widow_size"])
-        if judged:
-            level = implied_level(hands[seat] + played[seat], rnd["widow_size"])
-            if value is None:
-                misfit += max(0, level - high)
-            else:
-                misfit += max(0, value - level) + (max(0, level - value) if value < 4 else 0)
+        if seat != me and not (seat == rnd["bidder"] and rnd["widow_size"]):
+            out.append((seat, value, high))
         high = max(high, value or 1)
-    return misfit
+    return out
 
 
 def sample(view: dict, rng: random.Random) -> State:
-    """One engine state consistent with the view (the best fitting of a few candidate deals)."""
-    void = voids(view)
-    best, best_misfit = None, None
-    for attempt in range(TRIES * 2):
-        # Voids first; if they cannot be met by chance (very rare), drop them rather than fail.
-        dealt = deal_hidden(view, rng, void if attempt < TRIES else {s: set() for s in range(4)})
-        if dealt is None:
-            continue
-        misfit = call_misfit(view, dealt[0])
-        if best is None or misfit < best_misfit:
-            best, best_misfit = dealt, misfit
-        if misfit == 0 or (best is not None and attempt + 1 >= TRIES):
-            break
-    hands, rest = best
-    return build_state(view, hands, rest)
+    """One engine state consistent with the view."""
+    return Sampler(view).sample(rng)
 
 
 def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
@@ -154,7 +174,7 @@ def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
         trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]),
         tricks=tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"])
                      for t in rnd["tricks"]))
-    base = new_state(options_of(view), 4, view["options"].get("first_dealer", 0))
+    base = new_state(options_of(view), 4, rnd["dealer"])
     scores = tuple(s["score"] for s in view["standing"])
     return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
                    rounds_dealt=rnd["number"], round=rnd_state)
