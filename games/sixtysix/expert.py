@@ -30,7 +30,7 @@ from games.sixtysix.state import ROUND_OVER, State
 
 # Solving a closed deal exactly costs far more with many cards left: fewer worlds then. Each entry is
 # (at most this many cards in hands, samples per world).
-SOLVE_COST = ((8, 2), (10, 8))
+SOLVE_COST = ((8, 2), (10, 4))
 
 
 def candidates(view: dict) -> list[dict]:
@@ -64,7 +64,7 @@ def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bo
 def _solved(view: dict, world: State, utility: Utility, rng, samples: int, stop) -> dict[str, float]:
     exact = view["round"]["stock_size"] == 0  # nothing hidden but the other hand: one world is all
     cards_left = sum(len(h) for h in world.round.hands)
-    cost = next((c for n, c in SOLVE_COST if cards_left <= n), 16)
+    cost = next((c for n, c in SOLVE_COST if cards_left <= n), 8)
     worlds = 1 if exact else max(1, samples // cost)
     totals: dict[str, float] = {}
     for n in range(worlds):

@@ -2,7 +2,7 @@
 
 From then on the strict duty applies (RULES §2.3: follow suit, head the trick, else trump), no more
 marriages are shown (unless meld_after_close, which `applies` excludes), and the leader may declare
-out before leading. The solver walks every continuation with memoised negamax. A position is the
+out before leading. The solver walks the continuations with memoised negamax and alpha-beta. A position is the
 hands, the seat to play, the open trick and the score so far (card points and tricks per seat); leaves
 are scored by `deal_points`, RULES §2.9 for two seats (the solver check holds it to the engine).
 
@@ -21,6 +21,7 @@ from games.sixtysix.scoring import two_or_three, win_scale
 from games.sixtysix.state import FOLLOW, LEAD, State, stock_open
 
 DECLARE = ("declare_out",)
+INF = float("inf")
 Utility = Callable[[int, int], float]  # (own game points, other's game points) -> value for own seat
 
 
@@ -64,10 +65,10 @@ class Solver:
 
     def root_values(self) -> dict[tuple, float]:
         """Each legal move of the seat to act, with its exact value for that seat."""
-        return {move: self._after(move, *self.start) for move in self._moves(*self.start[:3])}
+        return {move: self._after(move, *self.start, -INF, INF) for move in self._moves(*self.start[:3])}
 
     def best(self) -> float:
-        return max(self.root_values().values())
+        return self._value(*self.start, -INF, INF)
 
     def _moves(self, hands, to_play, trick) -> list[tuple]:
         hand = hands[to_play]
@@ -76,17 +77,34 @@ class Solver:
         allowed = follow_options(hand, [c for _, c in trick], self.trump, strict=True)
         return [(c,) for c in sorted(set(allowed))]
 
-    def _value(self, hands, to_play, trick, score) -> float:
+    def _value(self, hands, to_play, trick, score, alpha, beta) -> float:
+        """Negamax with alpha-beta: exact when the value lies inside (alpha, beta), else a bound on
+        the right side of the window. The memo keeps the bounds proven so far for each position."""
         if not any(hands):
             return self._leaf(score, to_play, declarer=None)
         key = (hands, to_play, trick, score[:2])
-        if key not in self.memo:
-            self.memo[key] = max(self._after(m, hands, to_play, trick, score)
-                                 for m in self._moves(hands, to_play, trick))
-        return self.memo[key]
+        low, high = self.memo.get(key, (-INF, INF))
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        lo, hi = max(alpha, low), min(beta, high)
+        best = -INF
+        for move in self._moves(hands, to_play, trick):
+            best = max(best, self._after(move, hands, to_play, trick, score, max(lo, best), hi))
+            if best >= hi:
+                break
+        if best <= lo:
+            high = best  # failed low: only an upper bound
+        elif best >= hi:
+            low = best  # failed high: only a lower bound
+        else:
+            low = high = best
+        self.memo[key] = (low, high)
+        return best
 
-    def _after(self, move, hands, to_play, trick, score) -> float:
-        """The value for `to_play` of making `move`."""
+    def _after(self, move, hands, to_play, trick, score, alpha, beta) -> float:
+        """The value for `to_play` of making `move` (a bound outside (alpha, beta))."""
         if move == DECLARE:
             return self._leaf(score, to_play, declarer=to_play)
         card = move[0]
@@ -95,14 +113,16 @@ class Solver:
         hands = (tuple(hand), hands[1]) if to_play == 0 else (hands[0], tuple(hand))
         trick = trick + ((to_play, card),)
         if len(trick) < 2:
-            return -self._value(hands, 1 - to_play, trick, score)
+            return -self._value(hands, 1 - to_play, trick, score, -beta, -alpha)
         winner = trick[cards.winning_index([c for _, c in trick], self.trump, RANK_ORDER)][0]
         gained = sum(CARD_POINTS[cards.rank_of(c)] for _, c in trick)
         points, won = list(score[0]), list(score[1])
         points[winner] += gained
         won[winner] += 1
-        value = self._value(hands, winner, (), (tuple(points), tuple(won), winner))
-        return value if winner == to_play else -value
+        after = (tuple(points), tuple(won), winner)
+        if winner == to_play:
+            return self._value(hands, winner, (), after, alpha, beta)
+        return -self._value(hands, winner, (), after, -beta, -alpha)
 
     def _leaf(self, score, seat, declarer) -> float:
         key = (score, declarer, seat)
