@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from itertools import combinations
 
 from games.smear import bots as basic
 from games.smear import rules
 from games.smear.evolve import evolve
-from games.smear.legal import follow_options, legal_actions, sorted_cards
+from games.smear.legal import follow_options, legal_actions, sorted_cards, trumps_discard_limit
 from games.smear.scoring import round_result
 from games.smear.options import N_SEATS, RANK_ORDER
 from games.smear.state import AUCTION, DISCARD, PLAY, ROUND_OVER, Play, State, Trick, team_of
@@ -31,11 +32,29 @@ def apply(state: State, seat: int, action: dict) -> State:
     return state
 
 
+def discards(hand: list[str], size: int) -> list[dict]:
+    """The legal discards (§3.4, §3.10a.2) naming the trump the basic player would name (its best
+    suit by suit_worth, the first in S H D C on a tie), in the engine's order, without checking
+    each: all 336 widow-3 candidates, checked, would cost most of a rollout. Basic picks among
+    these exactly what it would pick from the full list."""
+    suit = max(cards.SUITS, key=lambda s: (s in {cards.suit_of(c) for c in hand}, basic.suit_worth(hand, s)))
+    trump = [cards.suit_of(c) == suit for c in hand]
+    limit, held = trumps_discard_limit(hand, suit), sum(trump)
+    out = []
+    for combo in combinations(range(len(hand)), size):
+        thrown = sum(trump[i] for i in combo)
+        if thrown <= limit and held - thrown > 0:
+            out.append({"type": "discard", "cards": [hand[i] for i in combo], "trump": suit})
+    return out
+
+
 def bot_view(state: State, seat: int) -> dict:
     """The parts of the seat's view the basic player reads at a call or a discard."""
     rnd = state.round
-    return {"seat": seat, "legal_actions": legal_actions(state, seat), "round": {
-        "hand": sorted_cards(rnd.hands[seat]), "widow_size": state.options.widow_size, "trump": None}}
+    hand = sorted_cards(rnd.hands[seat])
+    legal = discards(hand, state.options.widow_size) if state.phase == DISCARD else legal_actions(state, seat)
+    return {"seat": seat, "legal_actions": legal, "round": {
+        "hand": hand, "widow_size": state.options.widow_size, "trump": None}}
 
 
 def basic_action(state: State, seat: int) -> dict:
