@@ -1,0 +1,93 @@
+"""The expert Fifty-Six player: search over the worlds consistent with its view.
+
+Each decision samples worlds (expert_world: the unseen cards dealt to the other seats, respecting the
+voids play has shown and the strength their bids promise) and tries every candidate action in each
+world, the same worlds for every action:
+* Play: each legal card is played, then the deal is played out by the basic player's rules for all
+  four seats (expert_sim). The partner is on the own side of the result, so overtaking its winning
+  card shows up as points lost or a contract not made.
+* Auction: a handful of calls (expert_bid) are made, the auction finished by basic bidders and the
+  deal played out: a bid is worth how often its contract makes and what it pays.
+Values are tables the seat's team gains in the deal (short payment included) plus a hundredth of its
+card points. `samples` bounds the work, worlds times actions tried; `stop()` may end it early.
+"""
+from __future__ import annotations
+
+import random
+from typing import Callable
+
+from games.bots import action_key as key
+from games.fiftysix import bots as basic
+from games.fiftysix.expert_bid import call_value, candidates
+from games.fiftysix.expert_hand import Model
+from games.fiftysix.expert_sim import Deal
+from games.fiftysix.expert_world import Sampler
+
+MIN_WORLDS = 2
+MAX_WORLDS = 40  # with few actions left, more worlds than this add little
+CALL_MARGIN = 0.3  # tables a call must gain over the basic call to be preferred
+AUCTION_SHARE = 0.5  # a call's world is a whole deal played out, twice a card's average
+
+
+def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
+    """(value per action key, the action tried for each key)."""
+    auction = view["round"]["phase"] == "auction"
+    tried = candidates(view) if auction else view["legal_actions"]
+    budget = samples * AUCTION_SHARE if auction else samples
+    worlds = min(MAX_WORLDS, max(MIN_WORLDS, int(budget) // len(tried)))
+    if len(view["legal_actions"]) == 1:
+        worlds = MIN_WORLDS  # nothing to choose: a rough value for the hint is enough
+    me = view["seat"]
+    sampler = Sampler(view)
+    totals = [0.0] * len(tried)
+    done = 0
+    for _ in range(worlds):
+        world = sampler.sample(rng)
+        if auction:
+            model = Model(world)
+            for i, action in enumerate(tried):
+                totals[i] += call_value(world, me, action, model)
+        else:
+            _play_world(world, me, tried, totals)
+        done += 1
+        if stop():
+            break
+    return _averaged(totals, done, tried)
+
+
+def _averaged(totals: list[float], done: int, tried: list[dict]) -> tuple[dict, dict]:
+    """Several bids share the key "bid": the best of them stands for it."""
+    values: dict[str, float] = {}
+    actions: dict[str, dict] = {}
+    for action, total in zip(tried, totals):
+        k = key(action)
+        if k not in values or total / done > values[k]:
+            values[k], actions[k] = total / done, action
+    return values, actions
+
+
+def _play_world(world, me: int, tried: list[dict], totals: list[float]) -> None:
+    start = Deal.from_state(world)
+    team = start.team[me]
+    for i, action in enumerate(tried):
+        deal = start.copy()
+        deal.play(action["card"])
+        deal.play_out()
+        totals[i] += deal.outcome(team)
+
+
+def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
+    values, actions = evaluate(view, rng, samples, stop)
+    basic_action = basic.choose(view, "basic", rng)
+    fallback = key(basic_action)
+    if view["round"]["phase"] == "auction":
+        # The best of a few noisy estimates is too good to be true (the winner's curse): leave the
+        # basic call only for a call that beats it clearly.
+        values_seen = values.get(fallback)
+        best = max(actions, key=lambda k: values[k])
+        if values_seen is None or values[best] > values_seen + CALL_MARGIN:
+            return actions[best], values
+        return basic_action, values
+    # Ties go to the basic player's choice, then to the order of legal_actions.
+    best = max(actions, key=lambda k: (round(values[k], 6), k == fallback))
+    return actions[best], values

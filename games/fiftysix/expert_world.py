@@ -1,0 +1,208 @@
+"""Worlds consistent with a seat's view: engine states whose hidden cards are dealt at random.
+
+Only what the view shows is used: the own hand, the calls, the tricks and the current trick, the hand
+sizes and the match options. The unseen cards (the pack minus the own hand minus every card played)
+are dealt to the other seats, respecting what play has revealed: a seat that did not follow a led suit
+holds none of it. Bids carry information too: `plausible` says how well a world's hands fit the bids
+the other seats made (the basic bidder's worth of the hand it held then), and `sample` keeps the best
+fitting of a few draws, so a declarer is dealt the trumps its bid promises.
+"""
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import fields, replace
+
+from games import cards
+from games.fiftysix.expert_hand import worth
+from games.fiftysix.options import RANK_ORDER, Options, pack_for
+from games.fiftysix.state import DOUBLING, Call, Play, Round, State, Trick, load_contract, new_state
+
+DRAWS = 16  # deals drawn per world when calls must be matched; the best fitting one is kept
+BID_SLACK = 3  # a bidder's hand may fall this many points short of its bid (others bid differently)
+ORDER = {r + s: (i, j) for i, s in enumerate(cards.SUITS) for j, r in enumerate(RANK_ORDER)}
+SORT = ORDER.__getitem__  # the order legal_actions lists cards in: suit S H D C, then rank
+
+
+def options_of(view: dict) -> dict:
+    """The match options the engine knows (the table adds first_dealer beside them)."""
+    names = {f.name for f in fields(Options)}
+    return {k: v for k, v in view["options"].items() if k in names}
+
+
+def played_by(rnd: dict) -> dict[int, list[str]]:
+    """Cards each seat has played this deal, in order."""
+    out: dict[int, list[str]] = {}
+    for trick in [t["cards"] for t in rnd["tricks"]] + [rnd["trick"]]:
+        for p in trick:
+            out.setdefault(p["seat"], []).append(p["card"])
+    return out
+
+
+def voids(rnd: dict) -> dict[int, str]:
+    """Suits each seat is known to lack: it played another suit to a trick led in that suit."""
+    out: dict[int, set[str]] = {}
+    for trick in [t["cards"] for t in rnd["tricks"]] + [rnd["trick"]]:
+        if not trick:
+            continue
+        led = cards.suit_of(trick[0]["card"])
+        for p in trick[1:]:
+            if cards.suit_of(p["card"]) != led:
+                out.setdefault(p["seat"], set()).add(led)
+    return {seat: "".join(sorted(suits)) for seat, suits in out.items()}
+
+
+def unseen(view: dict) -> list[str]:
+    """The cards the seat cannot place, in a fixed order (a multiset: both copies may be unseen)."""
+    rnd = view["round"]
+    left = Counter(pack_for(len(rnd["active_seats"])))
+    left.subtract(rnd["hand"])
+    for played in played_by(rnd).values():
+        left.subtract(played)
+    return sorted(left.elements(), key=SORT)
+
+
+class Sampler:
+    """Deals of the hidden cards for one view; what the view reveals is worked out once."""
+
+    def __init__(self, view: dict):
+        rnd = self.rnd = view["round"]
+        self.view, self.me = view, view["seat"]
+        self.pool = unseen(view)
+        self.voids = voids(rnd)
+        self.played = played_by(rnd)
+        self.bids = claims(view)
+        others = [s for s, size in enumerate(rnd["hand_sizes"]) if s != self.me and size > 0]
+        self.order = sorted(others, key=lambda s: -len(self.voids.get(s, "")))
+        self.partners = {s: _partners(view, s) for s in {c[0] for c in self.bids}}
+
+    def deal(self, rng: random.Random) -> list[tuple[str, ...]]:
+        """Hands per seat: the own hand, and the unseen cards dealt to the others by their hand sizes.
+
+        Seats with known voids are filled first from the cards they may hold; if that fails (rare),
+        the deal is retried, and in the end the voids are dropped rather than fail."""
+        for attempt in range(20):
+            pool = list(self.pool)
+            rng.shuffle(pool)
+            hands = _fill(pool, self.order, self.rnd["hand_sizes"], self.voids if attempt < 19 else {})
+            if hands is not None:
+                hands[self.me] = list(self.rnd["hand"])
+                return [tuple(sorted(h, key=SORT)) for h in hands]
+        raise AssertionError("unreachable: a deal without voids always fits")
+
+    def misfit(self, hands: list[tuple[str, ...]]) -> float:
+        """How far the world's hands fall short of the bids their seats made (0 = every bid fits)."""
+        short, active, tables = 0.0, len(self.rnd["active_seats"]), {}
+        for seat, kind, suit, value in self.bids:
+            if seat not in tables:
+                held = list(hands[seat]) + self.played.get(seat, [])
+                tables[seat] = worth(held, active, self.partners[seat])
+            if kind == "bid":
+                short += max(0.0, value - BID_SLACK - tables[seat][suit])
+            else:  # passed: no denomination was worth the cheapest bid
+                short += max(0.0, max(tables[seat].values()) - value - BID_SLACK)
+        return short
+
+    def hands(self, rng: random.Random) -> list[tuple[str, ...]]:
+        """One deal of the hidden cards: the best fit to the bids of a few draws."""
+        if not self.bids:
+            return self.deal(rng)
+        best, best_misfit = None, None
+        for _ in range(DRAWS):
+            hands = self.deal(rng)
+            short = self.misfit(hands)
+            if best_misfit is None or short < best_misfit:
+                best, best_misfit = hands, short
+            if short == 0:
+                break
+        return best
+
+    def sample(self, rng: random.Random) -> State:
+        """One engine state consistent with the view."""
+        return to_state(self.view, self.hands(rng))
+
+
+def _fill(pool: list[str], order: list[int], sizes: list[int], known: dict[int, str]) -> list[list[str]] | None:
+    hands: list[list[str]] = [[] for _ in sizes]
+    for seat in order:
+        lacking = known.get(seat, "")
+        if not lacking:
+            hands[seat], pool[:] = pool[:sizes[seat]], pool[sizes[seat]:]
+            continue
+        fits = [c for c in pool if c[1] not in lacking][:sizes[seat]]
+        if len(fits) < sizes[seat]:
+            return None
+        for card in fits:
+            pool.remove(card)
+        hands[seat] = fits
+    return hands
+
+
+def claims(view: dict) -> list[tuple[int, str, str | None, int]]:
+    """What the other seats' calls say about their hands, as a basic bidder would mean them:
+    (seat, "bid", suit, value) for each seat's last bid (its hand is worth that much in the suit),
+    (seat, "pass", None, value) for a pass when the seat could have bid `value` over an opponent's
+    bid or none (no denomination reached it)."""
+    rnd, me = view["round"], view["seat"]
+    team = {s: i for i, t in enumerate(view["standing"]) for s in t["seats"]}
+    last, passes, high = {}, [], None
+    for call in rnd["calls"]:
+        seat = call["seat"]
+        if call["call"] == "bid":
+            high = call
+            if seat != me:
+                last[seat] = (seat, "bid", call["suit"], call["value"])
+        elif call["call"] == "pass" and seat != me and (high is None or team[high["seat"]] != team[seat]):
+            passes.append((seat, "pass", None, 28 if high is None else high["value"] + 1))
+    return list(last.values()) + passes
+
+
+def _partners(view: dict, seat: int) -> int:
+    active = view["round"]["active_seats"]
+    team = next(t["seats"] for t in view["standing"] if seat in t["seats"])
+    return sum(1 for s in team if s != seat and s in active)
+
+
+def _calls(rnd: dict) -> tuple[Call, ...]:
+    return tuple(Call(c["seat"], c["call"], c["value"], c["suit"], c["convention"]) for c in rnd["calls"])
+
+
+def _auction_counters(calls: tuple[Call, ...], pass_is_final: bool) -> dict:
+    """high_bid, pass_count, last_caller and passed, replayed from the calls (as evolve.called)."""
+    high, passes, last, passed = None, 0, None, set()
+    for c in calls:
+        if c.call == "bid":
+            high, passes, last = c, 0, c.seat
+        elif c.call == "double":
+            passes, last = 0, c.seat
+        elif c.call == "pass":
+            passes += 1
+            if pass_is_final:
+                passed.add(c.seat)
+    return {"high_bid": high, "pass_count": passes, "last_caller": last, "passed": frozenset(passed)}
+
+
+def to_state(view: dict, hands: list[tuple[str, ...]]) -> State:
+    """The engine state of the view's deal with these hands (the view's seat to act moves next)."""
+    rnd = view["round"]
+    options = options_of(view)
+    n = len(rnd["hand_sizes"])
+    calls = _calls(rnd)
+    base = new_state(options, n, view["options"].get("first_dealer", 0))
+    tricks = tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"],
+                         t["points"]) for t in rnd["tricks"])
+    rounds = Round(
+        number=rnd["number"], dealer=rnd["dealer"], active=tuple(rnd["active_seats"]),
+        hands=tuple(tuple(h) for h in hands), to_play=rnd["to_act"][0], calls=calls,
+        level=DOUBLING.index(rnd["doubling"]), contract=load_contract(rnd["contract"]), leader=rnd["leader"],
+        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]), tricks=tricks,
+        **_auction_counters(calls, base.options.pass_is_final),
+    )
+    tables = tuple(s["score"] for s in view["standing"])
+    return replace(base, tables=tables, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"],
+                   round=rounds)
+
+
+def sample(view: dict, rng: random.Random) -> State:
+    """One engine state consistent with the view (a Sampler serves many)."""
+    return Sampler(view).sample(rng)
