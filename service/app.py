@@ -63,7 +63,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     app.extensions["talon_settings"] = settings
 
     observability.init_app(app, client, settings.queue_name)
-    init_limits(app, settings)
+    init_limits(app, settings, client)
     api = TalonApi(app)
     from service.routes import docs, games, health, hints, ops, web
     for module in (games, ops, health, observability):
