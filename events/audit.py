@@ -1,14 +1,15 @@
 """The hash chain of one game's log: how it is computed, and the check that finds where it breaks.
 
-APPEND (events/scripts.py) writes every stream entry with three fields:
+APPEND (events/scripts.py) writes every stream entry with two fields:
 
     e   the encoded event (events/codec.py), exactly the bytes that are hashed
-    p   the hash of the entry before it; before version 1, the genesis hash of the game
-    h   sha1(p + "\\n" + version + "\\n" + e), in lower-case hex
+    h   sha1(prev + "\\n" + version + "\\n" + e), stored as 20 bytes and read as hex, where prev is the
+        hash of the entry before it; before version 1, the genesis hash of the game
 
-and keeps `<version>:<hash>` of the newest entry in the game's `head` key. Editing any field of one
-entry breaks its own hash; deleting or reordering entries breaks the link (`p`) of the entry after the
-change and the contiguous versions; deleting the newest entries breaks the head. SHA-1 because it is
+and keeps `<version>:<hash>` of the newest entry in the game's `head` key. (Entries written before the
+chain was compacted also carry `p`, the previous hash, which is then checked as the link.) Editing any
+field of one entry breaks its own hash; deleting or reordering entries breaks the hash of the entry after
+the change and the contiguous versions; deleting the newest entries breaks the head. SHA-1 because it is
 what Redis scripting computes natively, which keeps the chain inside the one atomic append script: the
 chain makes accidental and naive edits evident. Someone who can write to Redis can also recompute a
 whole chain, so the audit does not rest on the chain alone: the deal commitments (SHA-256, published
@@ -60,8 +61,9 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
                  max_findings: int = 50) -> ChainReport:
     """Checks every entry's hash and link, the contiguous versions, and the recorded head."""
     report = ChainReport()
+    entries = list(entries)
+    at_version = {entry.version: entry for entry in entries}
     expected_prev, expected_version = genesis_hash(game_id), 1
-    seen: list[RawEntry] = []
 
     def found(version: int | None, detail: str) -> None:
         if len(report.findings) < max_findings:
@@ -70,23 +72,28 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
     for entry in entries:
         report.entries += 1
         v = entry.version
-        if v != expected_version:
+        gap = v != expected_version
+        if gap:
             missing = (f"event {expected_version} is missing" if v == expected_version + 1
                        else f"events {expected_version} to {v - 1} are missing")
             found(expected_version, f"{missing}: event {expected_version - 1} is followed by event {v}")
-        if not entry.hash or not entry.prev_hash:
-            found(v, f"event {v} carries no hash fields (p, h): it was not written by the event store")
+        if not entry.hash:
+            found(v, f"event {v} carries no hash field (h): it was not written by the event store")
         else:
-            if entry.prev_hash != expected_prev:
-                found(v, f"event {v} does not link to the event before it: its previous-hash is "
-                         f"{entry.prev_hash[:12]}..., but event {v - 1} hashes to {expected_prev[:12]}... "
-                         f"(an event before it was deleted, inserted, moved or rewritten)")
-            actual = entry_hash(entry.prev_hash, v, entry.payload)
-            if actual != entry.hash:
-                found(v, _content_break(entry, seen))
+            linked_to = entry.prev_hash if entry.prev_hash is not None else expected_prev
+            if entry.prev_hash is not None and entry.prev_hash != expected_prev:
+                found(v, _unlinked(v, entry.prev_hash, expected_prev))
+            if entry_hash(linked_to, v, entry.payload) != entry.hash:
+                moved = _moved_from(entry, at_version, game_id)
+                if moved is not None:
+                    found(v, f"event {v} was written as event {moved}: it has been moved (events reordered)")
+                elif gap and entry.prev_hash is None:
+                    found(v, _unlinked(v, None, expected_prev))
+                else:
+                    found(v, f"event {v}'s content does not match its hash: the stored event was edited "
+                             f"after it was written")
         expected_prev = entry.hash or ""
         expected_version = v + 1
-        seen.append(entry)
         report.head_version, report.head_hash = v, entry.hash
     if head is None:
         if report.entries:
@@ -103,11 +110,25 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
     return report
 
 
-def _content_break(entry: RawEntry, seen: list[RawEntry]) -> str:
-    """What an entry whose own hash fails most likely suffered: moved from another version, or edited."""
+def _unlinked(v: int, stored_prev: str | None, expected_prev: str) -> str:
+    recorded = f"its previous-hash is {stored_prev[:12]}..., but " if stored_prev else ""
+    return (f"event {v} does not link to the event before it: {recorded}event {v - 1} hashes to "
+            f"{expected_prev[:12]}... (an event before it was deleted, inserted, moved or rewritten)")
+
+
+def _moved_from(entry: RawEntry, at_version: dict[int, RawEntry], game_id: str) -> int | None:
+    """The version an entry was first written as, if it hashes there, within 500 versions: linked to its
+    own recorded previous hash, or else to the entry now just before that version or now at it (when
+    two neighbours swapped places, the one that linked to this entry's first place holds it now)."""
     v = entry.version
     for other in range(max(1, v - 500), v + 500):
-        if other != v and entry_hash(entry.prev_hash or "", other, entry.payload) == entry.hash:
-            return f"event {v} was written as event {other}: it has been moved (events reordered)"
-    return (f"event {v}'s content does not match its hash: the stored event was edited after it was "
-            f"written")
+        if other == v:
+            continue
+        if entry.prev_hash:
+            links = [entry.prev_hash]
+        else:
+            near = (at_version.get(other - 1), at_version.get(other))
+            links = [genesis_hash(game_id)] if other == 1 else [e.hash for e in near if e is not None and e.hash]
+        if any(entry_hash(prev, other, entry.payload) == entry.hash for prev in links):
+            return other
+    return None

@@ -1,11 +1,18 @@
 """How one event is written into a stream entry and read back.
 
-A stored event is one orjson object in the stream entry's field `e`:
+A stored event is one orjson object:
 
     {"s": 1, "t": "play", "a": 2, "d": {"card": "TS"}, "at": "2026-11-30T03:04:05.123Z"}
 
 `s` is the schema number of that event type when the event was written. The version is not in the
 payload: it is the stream entry id (`<version>-0`), so it cannot disagree with the log's order.
+
+Packing. The stream entry's field `e` holds that JSON packed: `~1` (dictionary 1, one base-36 digit) + base64 of its raw deflate with the
+preset dictionary number 1 (events/zdict/1.bin, typical events of every game; scripts/build_zdict.py).
+Alone, a 90-byte event hardly compresses; against the dictionary it shrinks to about a fifth, and the
+stream of a finished match to a third of its plain size. Packing costs ~10 µs an event, unpacking ~2.
+An event that would not get shorter is stored as plain JSON, which any reader tells apart by its `{`.
+Dictionaries are frozen: a stored event names its dictionary, so a new one gets a new number.
 
 Upcasting. Events are never rewritten, so when the shape of an event type changes, register an
 upcaster that lifts an old event one schema step: `codec.register_upcaster("bid", 1, fn)` where `fn`
@@ -16,9 +23,13 @@ read as it is (the identity default). New events are written with the newest sch
 """
 from __future__ import annotations
 
+import base64
+import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import lru_cache
+from pathlib import Path
 
 import orjson
 
@@ -73,12 +84,47 @@ def check_event(event: Mapping) -> None:
         raise ValueError(f"event data must be a dict: {event!r}")
 
 
+PACKED = "~"
+_WBITS = -13  # raw deflate, an 8 KiB window: the dictionary and the event fit in it
+_ZDICT_DIR = Path(__file__).with_name("zdict")
+NEWEST_DICTIONARY = 1
+_ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a dictionary's number is one base-36 digit
+
+
+@lru_cache(maxsize=None)
+def _primed(dictionary: int) -> tuple:
+    """A compressor and a decompressor that have read the dictionary; each use works on a copy,
+    which is far cheaper than reading the dictionary again."""
+    zdict = (_ZDICT_DIR / f"{dictionary}.bin").read_bytes()
+    return (zlib.compressobj(9, zlib.DEFLATED, _WBITS, 4, zlib.Z_DEFAULT_STRATEGY, zdict),
+            zlib.decompressobj(_WBITS, zdict))
+
+
+def pack(plain: bytes, dictionary: int = NEWEST_DICTIONARY) -> bytes:
+    """The stored form of an event's JSON: packed, unless that is not shorter."""
+    compressor = _primed(dictionary)[0].copy()
+    packed = f"{PACKED}{_ID_DIGITS[dictionary]}".encode() + base64.b64encode(compressor.compress(plain) + compressor.flush())
+    return packed if len(packed) < len(plain) else plain
+
+
+def unpack(stored: bytes | str) -> bytes:
+    """An event's JSON from its stored form (packed or plain)."""
+    if isinstance(stored, str):
+        stored = stored.encode()
+    if not stored.startswith(PACKED.encode()):
+        return stored
+    decompressor = _primed(int(stored[1:2], 36))[1].copy()
+    return decompressor.decompress(base64.b64decode(stored[2:])) + decompressor.flush()
+
+
 class Codec:
     """Encodes events for the stream and decodes them, upcasting old schemas on the way."""
 
-    def __init__(self) -> None:
+    def __init__(self, dictionary: int | None = NEWEST_DICTIONARY) -> None:
+        """`dictionary`: the packing dictionary new events are written with (None: plain JSON)."""
         self._upcasters: dict[tuple[str, int], Upcaster] = {}
         self._newest: dict[str, int] = {}
+        self.dictionary = dictionary
 
     def register_upcaster(self, event_type: str, schema: int, upcast: Upcaster) -> None:
         """`upcast` lifts an event of `event_type` from `schema` to `schema + 1`."""
@@ -90,12 +136,13 @@ class Codec:
 
     def encode(self, event: Mapping, at: str) -> bytes:
         check_event(event)
-        return orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
-                             "a": event.get("actor"), "d": event.get("data", {}), "at": at})
+        plain = orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
+                              "a": event.get("actor"), "d": event.get("data", {}), "at": at})
+        return plain if self.dictionary is None else pack(plain, self.dictionary)
 
     def decode(self, version: int, payload: bytes | str, hash: str | None = None,
                prev_hash: str | None = None) -> StoredEvent:
-        raw = orjson.loads(payload)
+        raw = orjson.loads(unpack(payload))
         event = self._upcast({"type": raw["t"], "actor": raw["a"], "data": raw["d"]}, raw["s"])
         return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"],
                            hash=hash, prev_hash=prev_hash)

@@ -24,6 +24,8 @@ from dataclasses import dataclass
 
 import orjson
 
+from events.codec import unpack
+
 FEED_MAXLEN = 1_000_000
 # An intent younger than this may belong to an append still on its way: the sweeper leaves it alone.
 # Longer than any request or job takes (gunicorn's timeout is 30 s, a job's 60 s).
@@ -119,7 +121,7 @@ class FollowUps:
         # The entries the intent's append would have written; if it lost its race they are another
         # writer's (already in the feed, or promised by its own intent): a repeat readers drop.
         entries = self.store.raw_entries(intent.game_id, after=intent.expected, limit=intent.count)
-        types = [orjson.loads(entry.payload)["t"] for entry in entries]
+        types = [orjson.loads(unpack(entry.payload))["t"] for entry in entries]
         meta = self.store.meta(intent.game_id)
         status = meta.get("status")
         self.complete(intent, types, status if entries and status else None, meta.get("created_ms"))

@@ -18,14 +18,25 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # ARGV[8] n events, then n pairs (type, encoded event), then the meta field/value pairs.
 #
 # The hash chain (events/audit.py verifies it): each entry is written with the fields
-#   e = the encoded event,  p = the hash of the entry before it,  h = sha1hex(p .. "\n" .. version .. "\n" .. e)
-# where the entry before version 1 is the genesis hash sha1hex("talon-genesis\n" .. game id). The
-# previous hash is read here, inside the script, from the stream head that the version check reads
-# anyway: no writer can chain onto a head it has not seen, and no extra round trip is needed.
+#   e = the encoded event,  h = the 20 bytes of sha1(prev .. "\n" .. version .. "\n" .. e)
+# where prev is the hex hash of the entry before (before version 1, the genesis hash
+# sha1hex("talon-genesis\n" .. game id)). The previous hash is not stored again in the entry (it is the
+# entry before's `h`), and `h` is kept as bytes, not hex: together a third of a stored match. The
+# previous hash is read here, inside the script, from the chain head key, which the script itself keeps
+# in step with the stream: no writer can chain onto a head it has not seen, and no round trip is added.
 #
 # Returns {"ok", first, last, head hash, created_ms} | {"replayed", first, last} | {"conflict", current} |
-#         {"mismatch"} | {"unchained", current} (the head entry has no hash: not written by this script).
-APPEND = """
+#         {"mismatch"} | {"unchained", current} (the chain head key does not record the stream's newest
+#         entry: the stream was not written by this script, or was edited since).
+
+# Lua has no hex decoding of its own: sha1hex gives 40 hex digits, the entry stores their 20 bytes.
+HEX_TO_BYTES = """
+local function hex_to_bytes(hex)
+  return (string.gsub(hex, '%x%x', function(pair) return string.char(tonumber(pair, 16)) end))
+end
+"""
+
+APPEND = HEX_TO_BYTES + """
 local events_key, meta_key, head_key = KEYS[1], KEYS[2], KEYS[3]
 local idem_key, feed_key, lobby_at
 if #KEYS == 4 or #KEYS == 8 then idem_key = KEYS[4] end
@@ -54,11 +65,9 @@ local prev_hash
 if current == 0 then
   prev_hash = redis.sha1hex('talon-genesis\\n' .. game_id)
 else
-  local fields = head[1][2]
-  for j = 1, #fields, 2 do
-    if fields[j] == 'h' then prev_hash = fields[j + 1] end
-  end
-  if not prev_hash then return {'unchained', current} end
+  local chain_version, chain_hash = string.match(redis.call('GET', head_key) or '', '^(%d+):(%x+)$')
+  if tonumber(chain_version) ~= current then return {'unchained', current} end
+  prev_hash = chain_hash
 end
 
 -- 3. The events, with explicit ids so that entry id = version, contiguous from 1.
@@ -67,7 +76,7 @@ for i = 1, n do
   local version = expected + i
   local event_type, encoded = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
   local own_hash = redis.sha1hex(prev_hash .. '\\n' .. version .. '\\n' .. encoded)
-  redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'p', prev_hash, 'h', own_hash)
+  redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'h', hex_to_bytes(own_hash))
   prev_hash = own_hash
   if feed_key then
     redis.call('XADD', feed_key, 'MAXLEN', '~', 1000000, '*',
@@ -118,7 +127,7 @@ return {'ok', first, last, prev_hash, created_ms}
 # or, when the entry at ARGV[2] still has the hash ARGV[3], {ARGV[2], "known", entries after it, chain
 # head}: the chain makes that hash stand for the whole history up to it, so the caller's state is that
 # history's fold, and neither the snapshot nor the older entries need to travel.
-LOAD = """
+LOAD = HEX_TO_BYTES + """
 local head = redis.call('GET', KEYS[3])
 if ARGV[2] then
   local known = tonumber(ARGV[2])
@@ -127,7 +136,8 @@ if ARGV[2] then
   if entry[1] then
     local fields = entry[1][2]
     for j = 1, #fields, 2 do
-      if fields[j] == 'h' and fields[j + 1] == ARGV[3] then
+      -- `h` as bytes; entries written before that change hold hex
+      if fields[j] == 'h' and (fields[j + 1] == hex_to_bytes(ARGV[3]) or fields[j + 1] == ARGV[3]) then
         return {known, 'known', redis.call('XRANGE', KEYS[2], string.format('%d-0', known + 1), '+'), head}
       end
     end
@@ -161,28 +171,28 @@ redis.call('HSET', KEYS[1], 'version', version, 'engine', ARGV[2], 'state', ARGV
 return {'saved'}
 """
 
-# Writes one exported game into this Redis as it was: the same entry ids and the same `e`, `p`, `h`
-# fields, so the chain written by APPEND elsewhere verifies here too (events/audit.py). Refuses a game
-# id that exists. The global feed is not written: it lists appends made on this Redis.
+# Writes one exported game into this Redis as it was: the same entry ids, payloads `e` and hashes `h`
+# (as bytes, like APPEND), so the chain written by APPEND elsewhere verifies here too (events/audit.py).
+# Refuses a game id that exists. The global feed is not written: it lists appends made on this Redis.
 #
 # KEYS[1] the game's event stream   KEYS[2] the game's meta hash   KEYS[3] the game's chain head
 # KEYS[4..6] lobby:waiting, lobby:active, lobby:finished
 # ARGV[1] game id   ARGV[2] lobby target: 0 none, 1..3 = KEYS[4..6]   ARGV[3] n entries
-# then n quadruples (version, e, p, h), then the meta field/value pairs.
+# then n triples (version, e, h in hex), then the meta field/value pairs.
 #
 # Returns {"imported", n} | {"exists", current version}.
-IMPORT = """
+IMPORT = HEX_TO_BYTES + """
 local head = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if head[1] then return {'exists', tonumber(string.match(head[1][1], '^(%d+)'))} end
 local game_id, lobby_target, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
 local last_version, last_hash
 for i = 0, n - 1 do
-  local version, e, p, h = ARGV[4 + 4 * i], ARGV[5 + 4 * i], ARGV[6 + 4 * i], ARGV[7 + 4 * i]
-  redis.call('XADD', KEYS[1], version .. '-0', 'e', e, 'p', p, 'h', h)
+  local version, e, h = ARGV[4 + 3 * i], ARGV[5 + 3 * i], ARGV[6 + 3 * i]
+  redis.call('XADD', KEYS[1], version .. '-0', 'e', e, 'h', hex_to_bytes(h))
   last_version, last_hash = version, h
 end
 if n > 0 then redis.call('SET', KEYS[3], last_version .. ':' .. last_hash) end
-local meta_start = 4 + 4 * n
+local meta_start = 4 + 3 * n
 if #ARGV >= meta_start then
   redis.call('HSET', KEYS[2], unpack(ARGV, meta_start))
 end

@@ -2,27 +2,30 @@
 
 Keys of one game share the hash tag `{g:<id>}`:
 
-    {prefix}:{g:<id>}:events      stream, entry id `<version>-0`, field `e` = the encoded event
+    {prefix}:{g:<id>}:events      stream, entry id `<version>-0`, `e` = the encoded event, `h` its hash
     {prefix}:{g:<id>}:meta        hash: lobby summary fields, `created` (ISO) and `created_ms`
-    {prefix}:{g:<id>}:snap        hash: `version`, `engine`, `state` (JSON)
+    {prefix}:{g:<id>}:snap        hash: `version`, `engine`, `state` (JSON, zlib-compressed behind `z`)
     {prefix}:{g:<id>}:idem:<key>  string `<first>:<last>:<fingerprint>`, expires after 24 h
     {prefix}:{g:<id>}:head        string `<version>:<hash>`: the newest entry of the hash chain
     {prefix}:feed                 stream: `g`, `v`, `t` per event, trimmed to about 1,000,000
     {prefix}:lobby:<status>       sorted set of game ids scored by creation time in ms
 
-Each stream entry carries the hash chain (`p` the previous entry's hash, `h` its own; see
-events/scripts.py APPEND and events/audit.py), so an edit, a deletion or a reordering in Redis shows.
+Each stream entry carries the hash chain (`h`, its own hash as 20 bytes, which covers the hash of the
+entry before it; see events/scripts.py APPEND and events/audit.py), so an edit, a deletion or a
+reordering in Redis shows. Entries written before the chain was compacted also carry `p` (the previous
+hash) and `h` in hex; both forms are read.
 
 The feed and lobby keys live outside the game's slot: on one primary the whole append is one atomic
 script; on Redis Cluster (CROSSSLOT) the store writes them after the commit (events/followups.py), and
 readers of the feed deduplicate it on (game, version).
-The store works with clients made with or without `decode_responses`.
+The store needs a client that returns bytes (no `decode_responses`): the hashes and snapshots are binary.
 """
 from __future__ import annotations
 
 import hashlib
 import logging
 import re
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -44,6 +47,7 @@ _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _MS = re.compile(r"[0-9]{1,16}")
 _STREAM_ID = re.compile(r"\d{1,20}(-\d{1,20})?")
+_HEX_HASH = re.compile(r"[0-9a-f]{40}")
 
 
 @dataclass(frozen=True)
@@ -59,11 +63,12 @@ class RawEntry:
     """One stream entry exactly as stored: what the hash chain covers, and what an export carries."""
     version: int
     payload: str   # the encoded event (field `e`)
-    prev_hash: str | None
-    hash: str | None
+    prev_hash: str | None  # only in entries written before the chain was compacted (field `p`)
+    hash: str | None       # hex
 
     def to_dict(self) -> dict:
-        return {"v": self.version, "e": self.payload, "p": self.prev_hash, "h": self.hash}
+        entry = {"v": self.version, "e": self.payload, "h": self.hash}
+        return entry if self.prev_hash is None else {**entry, "p": self.prev_hash}
 
 
 @dataclass(frozen=True)
@@ -134,7 +139,22 @@ def _fields(fields: Mapping | list) -> dict[str, str]:
     # XRANGE through redis-py gives {field: value}; XRANGE inside Lua gives [field, value, ...].
     if isinstance(fields, list):
         fields = dict(zip(fields[0::2], fields[1::2]))
-    return {_text(name): _text(value) for name, value in fields.items()}
+    named = {_text(name): value for name, value in fields.items()}
+    hashed = named.get("h")
+    if isinstance(hashed, bytes):  # 20 bytes as APPEND writes it; 40 hex digits in older entries
+        named["h"] = hashed.hex() if len(hashed) == 20 else hashed.decode()
+    return {name: _text(value) for name, value in named.items()}
+
+
+SNAPSHOT_PACKED = b"z"  # a snapshot's state JSON, zlib-compressed (plain JSON starts with `{`)
+
+
+def _pack_state(state: dict) -> bytes:
+    return SNAPSHOT_PACKED + zlib.compress(orjson.dumps(state), 6)
+
+
+def _unpack_state(stored: bytes) -> dict:
+    return orjson.loads(zlib.decompress(stored[1:]) if stored.startswith(SNAPSHOT_PACKED) else stored)
 
 
 class EventStore:
@@ -144,6 +164,9 @@ class EventStore:
         default only on a Redis Cluster client, where nothing else can work."""
         if not _PREFIX.fullmatch(prefix):
             raise ValueError(f"invalid key prefix: {prefix!r}")
+        if getattr(client, "get_encoder", None) and client.get_encoder().decode_responses:
+            raise ValueError("the event store needs a Redis client without decode_responses: "
+                             "hashes and snapshots are stored as bytes")
         self.client = client
         self.prefix = prefix
         self.codec = codec or Codec()
@@ -225,7 +248,7 @@ class EventStore:
     def save_snapshot(self, game_id: str, version: int, engine_version: str, state: dict) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
         reply = self._save_snapshot(keys=[self._key(game_id, "snap"), self._key(game_id, "events")],
-                                    args=[version, engine_version, orjson.dumps(state)])
+                                    args=[version, engine_version, _pack_state(state)])
         if _text(reply[0]) == "beyond":
             raise ValueError(f"snapshot version {version} is beyond the game's version {reply[1]}")
 
@@ -298,9 +321,9 @@ class EventStore:
                                                        self._key(game_id, "head")], args=args)
         head_version, _, head_hash = _text(head).partition(":") if head is not None else ("0", "", "")
         chain_head = (int(head_version), head_hash) if head_hash else None
-        if state is not None and _text(state) == "known":
+        if state in (b"known", "known"):
             return Loaded(None, self._decode(entries), known=True, head=chain_head)
-        snapshot = Snapshot(after, engine_version, orjson.loads(state)) if state is not None else None
+        snapshot = Snapshot(after, engine_version, _unpack_state(state)) if state is not None else None
         return Loaded(snapshot, self._decode(entries), known=False, head=chain_head)
 
     def meta(self, game_id: str) -> dict[str, str]:
@@ -376,12 +399,13 @@ class EventStore:
         if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
             raise ValueError("an import needs entries with versions increasing from 1 or more")
         for entry in entries:
-            if not isinstance(entry.payload, str) or not entry.prev_hash or not entry.hash:
-                raise ValueError(f"entry {entry.version}: payload, p and h must be strings")
+            if not isinstance(entry.payload, str) or not isinstance(entry.hash, str) \
+                    or not _HEX_HASH.fullmatch(entry.hash):
+                raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
         meta_args, lobby_target = _meta_args(meta)
         args = [game_id, lobby_target if self.followups is None else 0, len(entries)]
         for entry in entries:
-            args += [entry.version, entry.payload, entry.prev_hash, entry.hash]
+            args += [entry.version, entry.payload, entry.hash]
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
         if self.followups is None:
             keys += [self._lobby_key(status) for status in LOBBY_STATUSES]
@@ -430,7 +454,8 @@ def _append_result(reply: list) -> AppendResult:
     if outcome == "mismatch":
         raise IdempotencyMismatch("idempotency key already used for a different request")
     if outcome == "unchained":
-        raise ValueError(f"the stream's head entry {reply[1]} carries no hash: not written by this store")
+        raise ValueError(f"the chain head does not record the stream's newest entry {reply[1]}: "
+                         f"the stream was not written by this store, or was edited")
     head_hash = _text(reply[3]) if outcome == "ok" else None
     return AppendResult(int(reply[1]), int(reply[2]), replayed=outcome == "replayed", head_hash=head_hash)
 

@@ -17,6 +17,7 @@ import pytest
 import redis
 
 from events import EventStore
+from events.codec import pack, unpack
 from events.audit import entry_hash, genesis_hash
 from service import audit, cli
 from tests.support.redis_proc import RedisProcess
@@ -70,7 +71,8 @@ def key(game_id: str) -> str:
 
 
 def entries(r, game_id: str) -> list[tuple[int, dict]]:
-    return [(int(i.decode().split("-")[0]), {k.decode(): v.decode() for k, v in f.items()})
+    """The stream's entries as stored: `e` (packed text) and `h` (the hash's 20 bytes)."""
+    return [(int(i.decode().split("-")[0]), {k.decode(): v for k, v in f.items()})
             for i, f in r.xrange(key(game_id))]
 
 
@@ -80,8 +82,8 @@ def rewrite(r, game_id: str, rows: list[tuple[int, dict]], rechain: bool = False
     if rechain:
         prev = genesis_hash(game_id)
         for version, fields in rows:
-            fields["p"], fields["h"] = prev, entry_hash(prev, version, fields["e"])
-            prev = fields["h"]
+            prev = entry_hash(prev, version, fields["e"].decode())
+            fields["h"] = bytes.fromhex(prev)
         r.set(f"talon:{{g:{game_id}}}:head", f"{rows[-1][0]}:{prev}")
     r.delete(key(game_id), f"talon:{{g:{game_id}}}:snap")
     for version, fields in rows:
@@ -89,11 +91,11 @@ def rewrite(r, game_id: str, rows: list[tuple[int, dict]], rechain: bool = False
 
 
 def payload(fields: dict) -> dict:
-    return orjson.loads(fields["e"])
+    return orjson.loads(unpack(fields["e"]))
 
 
 def set_payload(fields: dict, event: dict) -> None:
-    fields["e"] = orjson.dumps(event).decode()
+    fields["e"] = pack(orjson.dumps(event))
 
 
 def first_of(rows, kind: str, after: int = 0) -> int:

@@ -8,6 +8,7 @@ import pytest
 
 from events import EventStore, GameExists, RawEntry
 from events.audit import entry_hash, genesis_hash, verify_chain
+from events.codec import pack, unpack
 
 AT = "2026-11-30T03:04:05.123Z"
 KEY = "talon:{g:g1}:events"
@@ -42,20 +43,42 @@ def test_each_entry_links_to_the_one_before_and_hashes_its_own_content(store, r)
     second = store.append("g1", [ev(n=2)], 2, at=AT)
     raw = store.raw_entries("g1")
     assert [e.version for e in raw] == [1, 2, 3]
-    assert raw[0].prev_hash == genesis_hash("g1") == hashlib.sha1(b"talon-genesis\ng1").hexdigest()
-    for before, entry in zip([None, *raw], raw):
-        if before is not None:
-            assert entry.prev_hash == before.hash
-        expected = hashlib.sha1(f"{entry.prev_hash}\n{entry.version}\n{entry.payload}".encode()).hexdigest()
-        assert entry.hash == expected == entry_hash(entry.prev_hash, entry.version, entry.payload)
+    prev = genesis_hash("g1")
+    assert prev == hashlib.sha1(b"talon-genesis\ng1").hexdigest()
+    for entry in raw:
+        assert entry.prev_hash is None  # not stored again: it is the entry before's hash
+        expected = hashlib.sha1(f"{prev}\n{entry.version}\n{entry.payload}".encode()).hexdigest()
+        assert entry.hash == expected == entry_hash(prev, entry.version, entry.payload)
+        prev = entry.hash
+    # Stored as the 20 bytes of the digest, next to the packed event, and nothing else.
+    assert [set(fields) for _, fields in fields_of(r)] == [{b"e", b"h"}] * 3
+    assert [fields[b"h"] for _, fields in fields_of(r)] == [bytes.fromhex(e.hash) for e in raw]
     assert first.head_hash == raw[1].hash and second.head_hash == raw[2].hash
     assert store.head("g1") == (3, raw[2].hash)
     read = store.read("g1")
-    assert [(e.hash, e.prev_hash) for e in read] == [(e.hash, e.prev_hash) for e in raw]
+    assert [e.hash for e in read] == [e.hash for e in raw]
     _, loaded = store.load("g1", "engine")
     assert [e.hash for e in loaded] == [e.hash for e in raw]
+    assert store.load_since("g1", "engine", (2, raw[1].hash)).known  # the hash as bytes, compared in Lua
     report = chain(store)
     assert report.ok and report.entries == 3 and report.head_version == 3
+
+
+def test_entries_written_before_the_chain_was_compacted_still_verify_and_load(store, r):
+    """Older entries carry `p` and `h` in hex: they verify, load by known hash, and the chain goes on."""
+    prev, version = genesis_hash("g1"), 0
+    for n in (1, 2):
+        version += 1
+        payload = f'{{"s":1,"t":"play","a":0,"d":{{"n":{n}}},"at":"{AT}"}}'
+        digest = entry_hash(prev, version, payload)
+        r.xadd(KEY, {"e": payload, "p": prev, "h": digest}, id=f"{version}-0")
+        prev = digest
+    r.set("talon:{g:g1}:head", f"2:{prev}")
+    assert [e.prev_hash is not None for e in store.raw_entries("g1")] == [True, True]
+    assert chain(store).ok
+    assert store.load_since("g1", "engine", (1, store.raw_entries("g1")[0].hash)).known
+    store.append("g1", [ev(n=3)], 2, at=AT)
+    assert chain(store).ok and [e.data["n"] for e in store.read("g1")] == [1, 2, 3]
 
 
 def test_a_replayed_append_writes_nothing_and_the_chain_stays_whole(store):
@@ -74,7 +97,7 @@ def test_the_same_events_in_another_game_hash_differently(store):
 def test_an_edited_field_is_located(store, r):
     store.append("g1", [ev(n=i) for i in range(1, 6)], 0, at=AT)
     entries = fields_of(r)
-    entries[2][1][b"e"] = entries[2][1][b"e"].replace(b'"n":3', b'"n":4')
+    entries[2][1][b"e"] = pack(unpack(entries[2][1][b"e"]).replace(b'"n":3', b'"n":4'))
     rewrite(r, entries)
     report = chain(store)
     assert [(f.version, f.check) for f in report.findings] == [(3, "chain")]
@@ -104,16 +127,16 @@ def test_two_reordered_events_are_located(store, r):
     entries[3] = (4, fields_of(r)[1][1])
     rewrite(r, entries)
     findings = chain(store).findings
-    assert findings[0].version == 2
-    assert "does not link to the event before it" in findings[0].detail
-    assert any(f.version == 2 and "event 2 was written as event 4" in f.detail for f in findings)
+    assert (findings[0].version, findings[0].detail) == (
+        2, "event 2 was written as event 4: it has been moved (events reordered)")
+    assert any(f.version == 4 and "event 4 was written as event 2" in f.detail for f in findings)
 
 
 def test_an_entry_without_hashes_is_refused_on_append_and_flagged(store, r):
     r.xadd(KEY, {"e": b'{"s":1,"t":"x","a":null,"d":{},"at":"' + AT.encode() + b'"}'}, id="1-0")
-    with pytest.raises(ValueError, match="carries no hash"):
+    with pytest.raises(ValueError, match="the chain head does not record the stream's newest entry 1"):
         store.append("g1", [ev()], 1)
-    assert "carries no hash fields" in chain(store).findings[0].detail
+    assert "carries no hash field" in chain(store).findings[0].detail
 
 
 def test_import_writes_a_game_as_it_was(store, r):

@@ -4,6 +4,7 @@ from __future__ import annotations
 import threading
 import time
 
+import orjson
 import pytest
 import redis
 
@@ -73,20 +74,23 @@ def test_default_at_is_utc_with_milliseconds(store):
     assert len(at) == 24 and at.endswith("Z") and at[19] == "."
 
 
-def test_works_with_decoded_responses(r, redis_url):  # r: a flushed database
+def test_a_client_that_decodes_responses_is_refused(r, redis_url):
+    """Hashes and snapshots are stored as bytes, which a decoding client cannot read."""
     client = redis.Redis.from_url(redis_url, decode_responses=True)
     try:
-        store = EventStore(client)
-        store.append("g1", [ev()], 0, meta={"status": "waiting"})
-        store.save_snapshot("g1", 1, "e1", {"k": 1})
-        store.append("g1", [ev()], 1)
-        assert store.load("g1", "e1") == (Snapshot(1, "e1", {"k": 1}), store.read("g1", after=1))
-        assert store.wait("g1", 0, 0.1)[0].version == 1
-        assert store.meta("g1")["status"] == "waiting"
-        assert store.lobby("waiting", 0, 10) == (["g1"], 1)
-        assert store.feed()[0].game_id == "g1"
+        with pytest.raises(ValueError, match="without decode_responses"):
+            EventStore(client)
     finally:
         client.close()
+
+
+def test_snapshots_are_stored_compressed(store, r):
+    state = {"hands": [["AS", "KS", "QS"] * 20, ["9H"] * 60]}
+    store.append("g1", [ev()], 0)
+    store.save_snapshot("g1", 1, "e1", state)
+    stored = r.hget("talon:{g:g1}:snap", "state")
+    assert stored.startswith(b"z") and len(stored) < len(orjson.dumps(state)) / 3
+    assert store.load("g1", "e1")[0] == Snapshot(1, "e1", state)
 
 
 # Optimistic concurrency.

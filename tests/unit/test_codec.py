@@ -1,17 +1,45 @@
-"""The event codec alone: encoding, time normalisation and the upcaster chain."""
+"""The event codec alone: encoding, packing, time normalisation and the upcaster chain."""
 from __future__ import annotations
+
+import hashlib
+from pathlib import Path
 
 import orjson
 import pytest
 
-from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
+from events import codec as codec_module
+from events.codec import Codec, StoredEvent, normalize_at, pack, unpack, utc_now_iso
 
 AT = "2026-11-30T03:04:05.123Z"
 
 
 def test_encoded_event_carries_its_schema():
     encoded = Codec().encode({"type": "play", "actor": 1, "data": {"card": "TS"}}, AT)
-    assert orjson.loads(encoded) == {"s": 1, "t": "play", "a": 1, "d": {"card": "TS"}, "at": AT}
+    assert orjson.loads(unpack(encoded)) == {"s": 1, "t": "play", "a": 1, "d": {"card": "TS"}, "at": AT}
+    plain = Codec(dictionary=None).encode({"type": "play", "actor": 1, "data": {"card": "TS"}}, AT)
+    assert plain == unpack(encoded)
+
+
+def test_events_are_packed_against_the_dictionary_and_come_back_byte_for_byte():
+    plain = orjson.dumps({"s": 1, "t": "played", "a": 1, "d": {"seat": 1, "card": "JD"}, "at": AT})
+    packed = Codec().encode({"type": "played", "actor": 1, "data": {"seat": 1, "card": "JD"}}, AT)
+    assert packed.startswith(b"~1") and len(packed) < len(plain) / 2
+    assert unpack(packed) == plain and unpack(packed.decode()) == plain
+    assert packed.decode().isascii()  # a text field: exports and the hash chain take it as it is
+
+
+def test_what_packing_would_not_shorten_is_stored_plain_and_plain_json_is_read_as_it_is():
+    odd = orjson.dumps({"s": 1, "t": "x", "a": None, "d": {"k": "\u00e9" * 3}, "at": AT})
+    assert unpack(odd) == odd  # stored before packing existed, or by Codec(dictionary=None)
+    assert pack(b"{}") == b"{}"
+
+
+def test_the_dictionary_is_frozen():
+    """Stored events name dictionary 1: changing its bytes would make them unreadable. A new
+    dictionary gets a new number (scripts/build_zdict.py)."""
+    zdict = Path(codec_module.__file__).with_name("zdict") / "1.bin"
+    assert hashlib.sha256(zdict.read_bytes()).hexdigest() == \
+        "cc05182342797e3806446061d21bb8deb2837d44696a6b3c876766540710c66f"
 
 
 def test_round_trip():
@@ -36,7 +64,7 @@ def test_upcasters_chain_from_the_stored_schema_to_the_newest():
     middle = orjson.dumps({"s": 2, "t": "bid", "a": 0, "d": {"value": 28}, "at": AT})
     assert codec.decode(2, middle).data == {"value": 28, "suit": None}
     new = codec.encode({"type": "bid", "actor": 0, "data": {"value": 32, "suit": "H"}}, AT)
-    assert orjson.loads(new)["s"] == 3
+    assert orjson.loads(unpack(new))["s"] == 3
     assert codec.decode(3, new).data == {"value": 32, "suit": "H"}
 
 
