@@ -22,7 +22,7 @@ from games.sixtysix import bots as basic
 from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_match import match_utility
 from games.sixtysix.expert_playout import playout
-from games.sixtysix.expert_solver import Solver, Utility, action_of, applies
+from games.sixtysix.expert_solver import Solver, Utility, action_of, applies, value_for
 from games.sixtysix.expert_world import sample, supported
 from games.sixtysix.rules import decide
 from games.sixtysix.scoring import round_result
@@ -46,9 +46,7 @@ def candidates(view: dict) -> list[dict]:
 
 
 def utility_of(view: dict) -> Utility:
-    scores = [s["score"] for s in view["standing"]]
-    seat = view["seat"]
-    return match_utility(scores[seat], scores[1 - seat], view["options"].get("match_target", 7))
+    return match_utility([s["score"] for s in view["standing"]], view["options"].get("match_target", 7))
 
 
 def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
@@ -103,7 +101,7 @@ def _apply(state: State, seat: int, action: dict) -> State:
 def value_after(state: State, me: int, utility: Utility) -> float:
     if state.phase == ROUND_OVER:
         game = round_result(state).game_points
-        return utility(game[me], game[1 - me])
+        return value_for(utility, game, me)
     return playout(state, me, utility)
 
 

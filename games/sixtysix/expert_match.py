@@ -2,8 +2,8 @@
 
 A match is to `match_target` game points (7). One game point matters more at 6-6 than at 0-0, and
 a safe 1 can beat a risky 2 when the other side is about to win. So the expert values a deal's game
-points (own, other) by 2·P(win the match after them) − 1, which is zero-sum (the other side's value
-is the negative) as the solver's negamax needs.
+points (seat 0's, seat 1's) by 2·P(seat 0 wins the match after them) − 1, which is zero-sum (seat 1's
+value is the negative, since the model is symmetric) as the solver's negamax needs.
 
 P comes from a plain model of the deals to come: each side wins a deal half the time, scoring 1, 2
 or 3 game points with the frequencies below (roughly what the bot lab's deals show); drawn deals
@@ -29,10 +29,10 @@ def win_chance(need: int, other_needs: int) -> float:
                for k, p in DEAL_POINTS.items())
 
 
-def match_utility(own_score: int, other_score: int, target: int) -> Utility:
-    """The utility of a deal's game points for the side with `own_score`, before that deal."""
-    need, other_needs = target - own_score, target - other_score
+def match_utility(scores, target: int) -> Utility:
+    """Seat 0's value of a deal's game points, from the standing `scores` (per seat) before it."""
+    need, other_needs = target - scores[0], target - scores[1]
 
-    def utility(own: int, other: int) -> float:
-        return 2 * win_chance(need - own, other_needs - other) - 1
+    def utility(first: int, second: int) -> float:
+        return 2 * win_chance(need - first, other_needs - second) - 1
     return utility

@@ -10,7 +10,7 @@ a closed or exhausted stock with few cards left is finished by the exact solver.
 from __future__ import annotations
 
 from games import cards
-from games.sixtysix.expert_solver import Solver, Utility, deal_points, summary
+from games.sixtysix.expert_solver import Solver, Utility, deal_points, summary, value_for
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, deck
 from games.sixtysix.state import AFTER_TRICK, FOLLOW, LEAD, Meld, State
 
@@ -212,7 +212,7 @@ class Deal:
 
     def value(self, me: int, utility: Utility) -> float:
         game = deal_points(self, self.opts, tuple(self.points), tuple(self.won), self.last, self.declarer)
-        return utility(game[me], game[1 - me])
+        return value_for(utility, game, me)
 
     def solved(self, me: int, utility: Utility) -> float:
         start = ((tuple(self.hands[0]), tuple(self.hands[1])), self.to_play, tuple(self.trick),

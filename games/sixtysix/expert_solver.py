@@ -6,9 +6,10 @@ out before leading. The solver walks the continuations with memoised negamax and
 hands, the seat to play, the open trick and the score so far (card points and tricks per seat); leaves
 are scored by `deal_points`, RULES §2.9 for two seats (the solver check holds it to the engine).
 
-A position's value is what `utility` makes of the deal's game points for the seat to move; by default
-(its game points) minus (the other's), so `solve` can be compared with a plain minimax. The expert
-passes a match-aware utility instead; any utility must be zero-sum: u(a, b) = -u(b, a).
+A position's value is for the seat to move: `utility` of the deal's game points (seat 0's, seat 1's)
+is seat 0's value and seat 1's is its negative (zero-sum, as negamax needs). By default it is seat 0's
+game points minus seat 1's, so `solve` can be compared with a plain minimax; the expert passes a
+match-aware utility instead.
 """
 from __future__ import annotations
 
@@ -22,11 +23,16 @@ from games.sixtysix.state import FOLLOW, LEAD, State, stock_open
 
 DECLARE = ("declare_out",)
 INF = float("inf")
-Utility = Callable[[int, int], float]  # (own game points, other's game points) -> value for own seat
+Utility = Callable[[int, int], float]  # (seat 0's game points, seat 1's) -> seat 0's value
 
 
-def difference(own: int, other: int) -> float:
-    return own - other
+def difference(first: int, second: int) -> float:
+    return first - second
+
+
+def value_for(utility: Utility, game, seat: int) -> float:
+    value = utility(game[0], game[1])
+    return value if seat == 0 else -value
 
 
 def applies(state: State) -> bool:
@@ -128,7 +134,7 @@ class Solver:
         key = (score, declarer, seat)
         if key not in self.leaves:
             game = deal_points(self.rules, self.options, *score, declarer)
-            self.leaves[key] = self.utility(game[seat], game[1 - seat])
+            self.leaves[key] = value_for(self.utility, game, seat)
         return self.leaves[key]
 
 
