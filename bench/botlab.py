@@ -6,6 +6,11 @@ pairs run in parallel on all cores (multiprocessing). Prints, for level A: match
 95% Wilson confidence intervals, its share of the game points (Sixty-Six), tables (Fifty-Six) or smear
 points, and the decision time p50/p95 of each level, measured here (the bots themselves read no clock).
 
+Lab options (OPTIONS, overridable with --option): Fifty-Six plays with starting_tables=2 instead of 12.
+With 12 tables a match takes dozens of deals (basic bots bid 28 and make it, one table a deal), so 400
+expert matches would take hours; with 2 a match still spans several deals (a failed 28 costs both
+tables) and 400 expert-vs-basic matches take about 20 minutes on two cores.
+
 `--solver-check N` instead compares the Sixty-Six exhausted-stock solver with a plain minimax over all
 continuations through the engine on N random positions, and prints how many agree.
 """
@@ -22,7 +27,7 @@ from games import bots
 from games.registry import rules_for
 
 SEATS = {"sixty-six": 2, "fifty-six": 4, "smear": 4}
-OPTIONS = {"sixty-six": {"variant": "2p24"}, "fifty-six": {}, "smear": {"widow_size": 0}}
+OPTIONS = {"sixty-six": {"variant": "2p24"}, "fifty-six": {"starting_tables": 2}, "smear": {"widow_size": 0}}
 MAX_DEALS = 300  # a match that has not ended by then counts as unfinished (no winner)
 
 

@@ -24,8 +24,9 @@ from games.fiftysix.expert_sim import Deal
 from games.fiftysix.expert_world import Sampler
 
 MIN_WORLDS = 2
-MAX_WORLDS = 40  # with few actions left, more worlds than this add little
-CALL_MARGIN = 0.3  # tables a call must gain over the basic call to be preferred
+MAX_WORLDS = 32  # with few actions left, more worlds than this add little
+PASS_MARGIN = 0.2  # tables a pass must gain over the basic call to be preferred
+BOLD_MARGIN = 1.0  # tables a bid, double or redouble must gain over the basic call
 AUCTION_SHARE = 0.5  # a call's world is a whole deal played out, twice a card's average
 
 
@@ -83,9 +84,12 @@ def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool
     if view["round"]["phase"] == "auction":
         # The best of a few noisy estimates is too good to be true (the winner's curse): leave the
         # basic call only for a call that beats it clearly.
+        # It overrates its own side's chances (the bidders' hands are sampled just strong enough
+        # for their bids), so a pass needs a small edge, a bid or a double a large one.
         values_seen = values.get(fallback)
-        best = max(actions, key=lambda k: values[k])
-        if values_seen is None or values[best] > values_seen + CALL_MARGIN:
+        best = max(actions, key=lambda k: values[k] - (0 if k == "pass" else BOLD_MARGIN))
+        margin = PASS_MARGIN if best == "pass" else BOLD_MARGIN
+        if values_seen is None or (best != fallback and values[best] > values_seen + margin):
             return actions[best], values
         return basic_action, values
     # Ties go to the basic player's choice, then to the order of legal_actions.

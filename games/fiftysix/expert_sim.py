@@ -16,6 +16,7 @@ from games.fiftysix.state import State, team_of
 INDEX = {r: i for i, r in enumerate(RANK_ORDER)}  # 0 = jack, the highest
 STRENGTH = {r: len(RANK_ORDER) - i for r, i in INDEX.items()}
 POINTS = CARD_POINTS
+POINT_WEIGHT = 0.03  # tables per card point in a play-out's value
 
 
 def beats(card: str, best: str, trump: str | None) -> bool:
@@ -116,7 +117,8 @@ class Deal:
 
     def outcome(self, team: int) -> float:
         """Tables `team` gains (negative: loses) when the deal ends with these points (RULES §1.8),
-        short payment included, plus a hundredth of its card points to tell close results apart."""
+        short payment included, plus POINT_WEIGHT per card point: the points smooth the estimate (a
+        few worlds decide made or failed by luck) and tell close results apart."""
         made = self.points[self.declarer_team] >= self.value
         active = [t for t in range(self.n_teams) if self.tables[t] > 0]
         others = [t for t in active if t != self.declarer_team]
@@ -130,7 +132,7 @@ class Deal:
                 left -= paid
                 gains[t] = paid
             gains[self.declarer_team] = -sum(gains.values())
-        return gains.get(team, 0) + 0.01 * self.points[team]
+        return gains.get(team, 0) + POINT_WEIGHT * self.points[team]
 
 
 # --- the basic player's card choice (bots._Player), on the Deal ---------------------------------------

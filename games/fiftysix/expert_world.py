@@ -18,8 +18,9 @@ from games.fiftysix.expert_hand import worth
 from games.fiftysix.options import RANK_ORDER, Options, pack_for
 from games.fiftysix.state import DOUBLING, Call, Play, Round, State, Trick, load_contract, new_state
 
-DRAWS = 16  # deals drawn per world when calls must be matched; the best fitting one is kept
-BID_SLACK = 3  # a bidder's hand may fall this many points short of its bid (others bid differently)
+SWAPS = 60  # card swaps tried per world to fit the calls
+BID_SLACK = 0  # a basic bidder bids only what its hand is worth
+PASS_SLACK = 2  # a pass may hide a little more (an expert passes some hands a basic player bids)
 ORDER = {r + s: (i, j) for i, s in enumerate(cards.SUITS) for j, r in enumerate(RANK_ORDER)}
 SORT = ORDER.__getitem__  # the order legal_actions lists cards in: suit S H D C, then rank
 
@@ -100,22 +101,33 @@ class Sampler:
             if kind == "bid":
                 short += max(0.0, value - BID_SLACK - tables[seat][suit])
             else:  # passed: no denomination was worth the cheapest bid
-                short += max(0.0, max(tables[seat].values()) - value - BID_SLACK)
+                short += max(0.0, max(tables[seat].values()) - value - PASS_SLACK)
         return short
 
     def hands(self, rng: random.Random) -> list[tuple[str, ...]]:
-        """One deal of the hidden cards: the best fit to the bids of a few draws."""
-        if not self.bids:
-            return self.deal(rng)
-        best, best_misfit = None, None
-        for _ in range(DRAWS):
-            hands = self.deal(rng)
-            short = self.misfit(hands)
-            if best_misfit is None or short < best_misfit:
-                best, best_misfit = hands, short
+        """One deal of the hidden cards that fits the calls: a random deal, then cards swapped between
+        two other seats (voids kept) whenever that fits the calls no worse, a few dozen times."""
+        hands = [list(h) for h in self.deal(rng)]
+        if not self.bids or len(self.order) < 2:
+            return [tuple(h) for h in hands]
+        short = self.misfit(hands)
+        for _ in range(SWAPS):
             if short == 0:
                 break
-        return best
+            a, b = rng.sample(self.order, 2)
+            if not hands[a] or not hands[b]:
+                continue
+            i, j = rng.randrange(len(hands[a])), rng.randrange(len(hands[b]))
+            ca, cb = hands[a][i], hands[b][j]
+            if cb[1] in self.voids.get(a, "") or ca[1] in self.voids.get(b, ""):
+                continue
+            hands[a][i], hands[b][j] = cb, ca
+            after = self.misfit(hands)
+            if after <= short:
+                short = after
+            else:
+                hands[a][i], hands[b][j] = ca, cb
+        return [tuple(sorted(h, key=SORT)) for h in hands]
 
     def sample(self, rng: random.Random) -> State:
         """One engine state consistent with the view."""
