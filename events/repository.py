@@ -102,17 +102,22 @@ class Repository:
 
     def save(self, aggregate_id: str, state: Any, new_events: list[dict], *,
              idempotency_key: str | None = None, fingerprint: str | None = None,
-             meta: Mapping[str, str] | None = None) -> tuple[Any, AppendResult]:
-        """Append events decided on `state`; returns the state after them. Raises VersionConflict."""
+             meta: Mapping[str, str] | Callable[[Any], Mapping[str, str] | None] | None = None
+             ) -> tuple[Any, AppendResult]:
+        """Append events decided on `state`; returns the state after them. Raises VersionConflict.
+
+        `meta` (fields of the aggregate's meta hash, written in the same append) may be a function of
+        the state after the events: the events are folded once, before the append, for both."""
         expected = self.folding.version_of(state) if state is not None else 0
-        result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
-                                   fingerprint=fingerprint, meta=meta)
-        if result.replayed:
-            return self.get(aggregate_id), result
         snapshot_due = False
         for event in new_events:
             state = self.folding.evolve(state, event)
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
+        fields = meta(state) if callable(meta) else meta
+        result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
+                                   fingerprint=fingerprint, meta=fields)
+        if result.replayed:
+            return self.get(aggregate_id), result
         if snapshot_due:
             self.store.save_snapshot(aggregate_id, result.last_version, self.folding.engine_version,
                                      self.folding.dump(state))

@@ -14,6 +14,7 @@ import secrets
 import uuid
 from collections.abc import Collection
 from dataclasses import dataclass
+from functools import partial
 
 import orjson
 import redis
@@ -117,7 +118,7 @@ class Talon:
         if seed is None:
             seed = secrets.randbits(63)
         events = tables.create(game_id, game, options, seats, seed, decks)
-        table, _ = self.tables.save(game_id, None, events, meta=self._meta(None, events, game))
+        table, _ = self.tables.save(game_id, None, events, meta=partial(self._meta, None, game=game))
         self.jobs.followups(table)
         return table
 
@@ -128,7 +129,7 @@ class Talon:
             table = self.table(game_id)
             events = tables.claim_seat(table, seat, name, token_hash(token))
             try:
-                after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+                after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
             except VersionConflict:
                 if attempt == RACE_RETRIES:
                     raise
@@ -156,7 +157,7 @@ class Talon:
                 raise
             try:
                 after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
-                                                 fingerprint=fingerprint, meta=self._meta(table, events))
+                                                 fingerprint=fingerprint, meta=partial(self._meta, table))
             except IdempotencyMismatch:
                 raise IdempotencyKeyReused() from None
             except VersionConflict as conflict:
@@ -200,7 +201,7 @@ class Talon:
         """Operator: revoke a seat's token; the seat reopens for claiming and a bot plays it meanwhile."""
         table = self.table(game_id)
         events = tables.reset_seat(table, seat)
-        after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+        after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
         self.jobs.followups(after)
         return after
 
@@ -230,7 +231,7 @@ class Talon:
 
     def _commit_job(self, game_id: str, table: tables.Table, events: list[dict]) -> bool:
         try:
-            after, _ = self.tables.save(game_id, table, events, meta=self._meta(table, events))
+            after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
         except VersionConflict:
             return False  # someone else moved the game on; the job that sees the new version acts
         self.jobs.followups(after)
@@ -246,11 +247,8 @@ class Talon:
         return Outcome(self.table(game_id), replayed=True)
 
     @staticmethod
-    def _meta(before: tables.Table | None, events: list[dict], game: str | None = None) -> dict | None:
+    def _meta(before: tables.Table | None, after: tables.Table, game: str | None = None) -> dict | None:
         """Lobby fields, written only when they change (creation, seats taken, status moves)."""
-        after = before
-        for event in events:
-            after = tables.evolve(after, event)
         if before is not None and before.status == after.status and before.seats == after.seats:
             return None
         open_seats = sum(1 for s in after.seats if s.open)
