@@ -7,9 +7,12 @@ world, the same worlds for every action:
   four seats (expert_sim). The partner is on the own side of the result, so overtaking its winning
   card shows up as points lost or a contract not made.
 * Auction: a handful of calls (expert_bid) are made, the auction finished by basic bidders and the
-  deal played out: a bid is worth how often its contract makes and what it pays.
-Values are tables the seat's team gains in the deal (short payment included) plus a hundredth of its
-card points. `samples` bounds the work, worlds times actions tried; `stop()` may end it early.
+  deal played out: a bid is worth how often its contract makes and what it pays. The search only
+  overrides the basic bidder's call on a clear edge (PASS_MARGIN, BOLD_MARGIN): its worlds flatter
+  the own side and the best of a few noisy estimates flatters itself.
+Values are tables the seat's team gains in the deal (short payment included) plus POINT_WEIGHT
+(expert_sim) per card point. `samples` bounds the work, worlds times actions tried (a call's
+play-out counts double); `stop()` may end it early.
 """
 from __future__ import annotations
 
@@ -18,7 +21,7 @@ from typing import Callable
 
 from games.bots import action_key as key
 from games.fiftysix import bots as basic
-from games.fiftysix.expert_bid import call_value, candidates
+from games.fiftysix.expert_bid import call_value, candidates, may_bid
 from games.fiftysix.expert_hand import Model
 from games.fiftysix.expert_sim import Deal
 from games.fiftysix.expert_world import Sampler
@@ -80,18 +83,25 @@ def _play_world(world, me: int, tried: list[dict], totals: list[float]) -> None:
 def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
     values, actions = evaluate(view, rng, samples, stop)
     basic_action = basic.choose(view, "basic", rng)
-    fallback = key(basic_action)
     if view["round"]["phase"] == "auction":
-        # The best of a few noisy estimates is too good to be true (the winner's curse): leave the
-        # basic call only for a call that beats it clearly.
-        # It overrates its own side's chances (the bidders' hands are sampled just strong enough
-        # for their bids), so a pass needs a small edge, a bid or a double a large one.
-        values_seen = values.get(fallback)
-        best = max(actions, key=lambda k: values[k] - (0 if k == "pass" else BOLD_MARGIN))
-        margin = PASS_MARGIN if best == "pass" else BOLD_MARGIN
-        if values_seen is None or (best != fallback and values[best] > values_seen + margin):
-            return actions[best], values
-        return basic_action, values
+        allowed = {k: a for k, a in actions.items() if k != "bid" or may_bid(view)}
+        return _call(values, allowed, basic_action), values
     # Ties go to the basic player's choice, then to the order of legal_actions.
+    fallback = key(basic_action)
     best = max(actions, key=lambda k: (round(values[k], 6), k == fallback))
     return actions[best], values
+
+
+def _call(values: dict, actions: dict, basic_action: dict) -> dict:
+    """The basic bidder's call unless the search finds a clearly better one. The best of a few noisy
+    estimates looks better than it is (the winner's curse), and the worlds overrate the own side
+    (bidders' hands are fitted just strong enough for their bids): so a pass needs a small edge,
+    a bid, double or redouble a large one."""
+    fallback = key(basic_action)
+    best = max(actions, key=lambda k: values[k] - (0 if k == "pass" else BOLD_MARGIN))
+    if fallback not in actions:
+        return actions[best]
+    margin = PASS_MARGIN if best == "pass" else BOLD_MARGIN
+    if best != fallback and values[best] > values[fallback] + margin:
+        return actions[best]
+    return basic_action

@@ -4,29 +4,32 @@ bidders, and the deal played out (expert_sim); a call is worth the tables it bri
 So a bid is valued by how often its contract makes and what failing costs, a pass by what the others
 then bid (or the 28 NT all-pass contract), a double by how often the opponents' contract fails.
 Only a handful of calls are tried: pass, double, redouble, and the cheapest bid in the hand's two best
-denominations (by the basic bidder's worth), plus one raise of two in the best.
+denominations (by the basic bidder's worth), plus one raise of two in the best. The call itself goes
+through the engine (decide/evolve); the rest of the auction is finished fast (expert_auction).
 """
 from __future__ import annotations
 
+from games.fiftysix.evolve import evolve
 from games.fiftysix.expert_auction import finish, play_state
 from games.fiftysix.expert_hand import Model, tricks
 from games.fiftysix.expert_sim import Deal
 from games.fiftysix.legal import DENOMINATIONS, MAX_BID
 from games.fiftysix.rules import decide
-from games.fiftysix.evolve import evolve
 from games.fiftysix.state import State, team_of
 
+
 def candidates(view: dict) -> list[dict]:
-    """The calls worth trying: every non-bid call, and a few bids. Over the own team's bid none: the
-    simulated partner would bid like a basic player, so the search overrates a takeover, and two
-    experts would outbid each other for ever."""
+    """The calls worth trying: every non-bid call, and a few bids. Over the own team's bid only the
+    cheapest, to give "bid" a value (`may_bid` forbids choosing it)."""
     legal = view["legal_actions"]
     out = [a for a in legal if a["type"] != "bid"]
     bids = [a for a in legal if a["type"] == "bid"]
-    if not bids or _team_holds_bid(view):
+    if not bids:
         return out
     lowest = min(a["value"] for a in bids)
     ranked = _denominations(view)
+    if not may_bid(view):
+        return out + [{"type": "bid", "value": lowest, "suit": ranked[0]}]
     picks = [(lowest, ranked[0]), (lowest, ranked[1]), (lowest + 2, ranked[0])]
     for value, suit in picks:
         bid = {"type": "bid", "value": value, "suit": suit}
@@ -35,10 +38,12 @@ def candidates(view: dict) -> list[dict]:
     return out
 
 
-def _team_holds_bid(view: dict) -> bool:
+def may_bid(view: dict) -> bool:
+    """Not over the own team's bid: the simulated partner bids like a basic player, so the search
+    overrates a takeover, and two experts would outbid each other for ever."""
     high = view["round"]["high_bid"]
     team = next(t["seats"] for t in view["standing"] if view["seat"] in t["seats"])
-    return high is not None and high["seat"] in team
+    return high is None or high["seat"] not in team
 
 
 def _denominations(view: dict) -> list[str]:

@@ -25,14 +25,6 @@ def beats(card: str, best: str, trump: str | None) -> bool:
     return card[1] == trump
 
 
-def winner_of(trick: list[tuple[int, str]], trump: str | None) -> int:
-    best = 0
-    for i in range(1, len(trick)):
-        if beats(trick[i][1], trick[best][1], trump):
-            best = i
-    return trick[best][0]
-
-
 def legal_cards(hand: list[str], trick: list[tuple[int, str]]) -> list[str]:
     """RULES §1.6, each distinct card once, in hand order (as legal_actions lists them)."""
     if trick:

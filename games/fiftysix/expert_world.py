@@ -3,9 +3,12 @@
 Only what the view shows is used: the own hand, the calls, the tricks and the current trick, the hand
 sizes and the match options. The unseen cards (the pack minus the own hand minus every card played)
 are dealt to the other seats, respecting what play has revealed: a seat that did not follow a led suit
-holds none of it. Bids carry information too: `plausible` says how well a world's hands fit the bids
-the other seats made (the basic bidder's worth of the hand it held then), and `sample` keeps the best
-fitting of a few draws, so a declarer is dealt the trumps its bid promises.
+holds none of it. Calls carry information too: `claims` reads each other seat's last bid (its hand was
+worth that much in that denomination, by the basic bidder's measure) and its passes over an opponent's
+bid (no denomination was worth a raise); `Sampler.misfit` says how far a world's hands fall short of
+them, and `Sampler.hands` swaps cards between the other seats until they fit, so a declarer is dealt
+the trumps its bid promises. The hands fitted this way are just strong enough for the bids, so the
+expert's own chances come out somewhat too high; expert.py allows for that.
 """
 from __future__ import annotations
 

@@ -56,9 +56,10 @@ def test_does_not_trump_its_partners_winning_trick(level):
     if level == "basic":
         card = bots.choose(view, "basic", random.Random(0))["card"]
     else:
-        card, values = expert_choice(view)[0]["card"], expert_choice(view)[1]
+        action, values = expert_choice(view)
+        card = action["card"]
         assert values[card] > values["9S"]
-    assert card[1] != "S"
+    assert card[1] != "S"  # a plain card: the partner's jack takes the trick anyway
 
 
 def test_expert_does_not_bid_a_hopeless_hand():
@@ -197,3 +198,20 @@ def test_stop_ends_the_search_early_with_values_for_every_action():
     action, values = expert.choose(view, random.Random(0), 10_000, lambda: True)
     assert action in view["legal_actions"]
     assert set(values) == {interface.action_key(a) for a in view["legal_actions"]}
+
+
+@pytest.mark.parametrize("players,team_format", [(6, "pairs"), (8, "two_sides")])
+def test_six_and_eight_players_get_legal_choices(players, team_format):
+    options = {"team_format": team_format, "starting_tables": 1}
+    m = Match(players=players, options=options, first_dealer=0)
+    deck = RULES.deck({"players": players})
+    random.Random(players).shuffle(deck)
+    m.deal(deck)
+    rng = random.Random(1)
+    while m.state.phase in ("auction", "play"):
+        seat = m.state.round.to_play
+        view = {**bot_view(m.state, seat), "game": "fifty-six", "options": {**m.options, "first_dealer": 0}}
+        action, values = expert_choice(view, samples=12)
+        assert action in view["legal_actions"]
+        assert set(values) == {interface.action_key(a) for a in view["legal_actions"]}
+        m.act(seat, action if rng.random() < 0.5 else bots.choose(view, "basic", rng))
