@@ -126,3 +126,22 @@ def test_the_solver_agrees_with_plain_minimax_on_fixed_positions():
             continue
         assert solve(state) == botlab.minimax(state)
         checked += 1
+
+
+def test_fast_playouts_play_the_deal_like_the_engine_with_basic_players(monkeypatch):
+    """expert_playout keeps its own copy of the rules and of the basic player: without the solver's
+    finish, it must end every deal exactly as the engine does with two basic bots."""
+    from games.sixtysix import expert_playout
+    from games.sixtysix.expert_solver import difference
+    from games.sixtysix.scoring import round_result
+    from tests.unit.bots.test_interface import positions
+    monkeypatch.setattr(expert_playout, "SOLVE_CARDS", 0)
+    for _, state in positions("sixty-six", 120, seed=21)[::2]:
+        engine = state
+        while RULES.to_act(engine):
+            seat = RULES.to_act(engine)[0]
+            action = bots.choose(view_of(engine, seat), "basic")
+            for event in RULES.decide(engine, seat, action):
+                engine = RULES.evolve(engine, event)
+        game = round_result(engine).game_points
+        assert expert_playout.playout(state, 0, difference) == game[0] - game[1]
