@@ -127,8 +127,10 @@ async function createMatch(form, values, defaults, nSeats, name) {
     if (!hidden && values[option.name] !== defaults[option.name]) options[option.name] = values[option.name];
   }
   for (const option of TABLE_OPTIONS) {
-    const value = form.values[option.name];
-    if (value !== undefined && value !== "" && value !== option.default) options[option.name] = Number(value);
+    // What the form shows is sent unless the server would do the same without it.
+    const value = form.values[option.name] ?? option.default;
+    const serverDefault = option.serverDefault ?? option.default;
+    if (value !== undefined && value !== "" && value !== serverDefault) options[option.name] = Number(value);
   }
   const seatSpecs = [{ kind: "human" }];
   for (let seat = 1; seat < nSeats; seat++) {

@@ -80,7 +80,8 @@ export const GAMES = {
 // Options shared by every game (the table's own).
 export const TABLE_OPTIONS = [
   { name: "first_dealer", label: "First dealer", help: "Random, or a seat.", type: "seat", default: "" },
-  int("turn_timeout_s", "Turn timer (s)", "Empty: no timer. Otherwise a bot moves for a player who takes longer.", 1, 86400, ""),
+  // A table from the lobby gets a timer by default, so one player walking away does not stall the others.
+  { ...int("turn_timeout_s", "Turn timer (s)", "Empty: no timer. Otherwise a bot moves for a player who takes longer (they take the seat back by playing).", 1, 86400, 120), serverDefault: "" },
   int("takeover_after", "Bot takes over after", "Timeouts in a row after which a bot keeps the seat until its player acts.", 1, 20, 2),
 ];
 

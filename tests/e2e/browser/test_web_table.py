@@ -70,8 +70,12 @@ def test_sixty_six_against_a_basic_bot_to_the_end(service, new_page):
     page = new_page()
     open_lobby(page, service)
     # The bot deals first, so Ana leads the first trick and may close the stock there.
-    create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2, "first_dealer": 1})
+    game_id = create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"},
+                           options={"match_target": 2, "first_dealer": 1})
     state = wait_turn(page)
+    # A table from the lobby has a turn timer unless its creator empties the field.
+    view = page.evaluate("id => fetch('/v1/games/' + id).then(r => r.json())", game_id)
+    assert view["options"]["turn_timeout_s"] == 120 and view["options"]["match_target"] == 2
     page.wait_for_selector("#trump-card")
     assert "Stock" in page.inner_text("#round-info")
     # Playable cards are highlighted from legal_actions; in the first lead every card may be played.
