@@ -27,7 +27,7 @@ import redis
 
 from bench import load
 from bench.stack import BIN, REPO, START_TIMEOUT_S, STOP_TIMEOUT_S
-from tests.e2e.test_cluster import Cluster
+from tests.support.cluster import Cluster
 from tests.support.redis_proc import RedisProcess, free_port
 
 
