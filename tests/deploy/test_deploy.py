@@ -13,9 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from events.connection import CLUSTER_SCHEME, _cluster_nodes
+
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 K8S = DEPLOY / "k8s"
+SCALED = DEPLOY / "scaled"
 COMPOSE = DEPLOY / "docker-compose.yml"
 INSTALL_TIMEOUT_S = 300
 
@@ -23,24 +26,29 @@ INSTALL_TIMEOUT_S = 300
 # --------------------------------------------------------------------------------------------------
 # Kubernetes
 
+KNOWN_FIELDS = {"apiVersion", "kind", "labels", "resources", "configMapGenerator", "images", "patches"}
+KNOWN_GENERATOR_FIELDS = {"name", "behavior", "literals", "files"}
+
+
 def render_ourselves(root: Path) -> list[dict]:
-    """What `kubectl kustomize` does with the features this tree uses: resources, labels, generated
-    ConfigMaps (with a stable suffix) and references to them, image overrides."""
+    """What `kubectl kustomize` does with the features these trees use: resources (files, or directories
+    holding another kustomization), labels, generated ConfigMaps (with a stable suffix, merged into a
+    base's with `behavior: merge`) and references to them, inline strategic-merge patches (deleting or
+    merging into a resource that must exist), image overrides. Anything else is refused rather than
+    skipped, so a field this renderer ignores can never make a test pass."""
+    return _render(root)[0]
+
+
+def _render(root: Path) -> tuple[list[dict], dict[str, str]]:
+    """The documents and the generated ConfigMaps' names (as written -> as rendered), which an overlay
+    needs to merge into a base's ConfigMap and to rename references to it in its own resources."""
     kustomization = yaml.safe_load((root / "kustomization.yaml").read_text())
-    allowed = {"apiVersion", "kind", "labels", "resources", "configMapGenerator", "images"}
-    assert set(kustomization) <= allowed, f"the renderer does not know {set(kustomization) - allowed}"
-    docs = [d for name in kustomization["resources"] for d in yaml.safe_load_all((root / name).read_text()) if d]
-    names = {}
+    assert set(kustomization) <= KNOWN_FIELDS, f"the renderer does not know {set(kustomization) - KNOWN_FIELDS}"
+    docs, names = _resources(root, kustomization.get("resources", []))
     for generator in kustomization.get("configMapGenerator", []):
-        data = {}
-        for literal in generator.get("literals", []):
-            key, _, value = literal.partition("=")
-            data[key] = value
-        for name in generator.get("files", []):
-            data[Path(name).name] = (root / name).read_text()
-        suffixed = f"{generator['name']}-generated"
-        names[generator["name"]] = suffixed
-        docs.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": suffixed}, "data": data})
+        _generate(root, generator, docs, names)
+    for patch in kustomization.get("patches", []):
+        _patch(docs, patch)
     for doc in docs:
         for label in kustomization.get("labels", []):
             doc["metadata"].setdefault("labels", {}).update(label["pairs"])
@@ -49,7 +57,73 @@ def render_ourselves(root: Path) -> list[dict]:
             for image in kustomization.get("images", []):
                 if container["image"].split(":")[0] == image["name"]:
                     container["image"] = f"{image['newName']}:{image['newTag']}"
-    return docs
+    return docs, names
+
+
+def _resources(root: Path, entries: list[str]) -> tuple[list[dict], dict[str, str]]:
+    docs, names = [], {}
+    for entry in entries:
+        path = root / entry
+        if path.is_dir():  # a base: rendered whole (its labels, generators, patches) before this level's
+            base_docs, base_names = _render(path)
+            docs += base_docs
+            names.update(base_names)
+        else:
+            docs += [d for d in yaml.safe_load_all(path.read_text()) if d]
+    return docs, names
+
+
+def _generate(root: Path, generator: dict, docs: list[dict], names: dict[str, str]) -> None:
+    unknown = set(generator) - KNOWN_GENERATOR_FIELDS
+    assert not unknown, f"the renderer does not know configMapGenerator fields {unknown}"
+    data = {}
+    for literal in generator.get("literals", []):
+        key, _, value = literal.partition("=")
+        data[key] = value
+    for name in generator.get("files", []):
+        data[Path(name).name] = (root / name).read_text()
+    behavior = generator.get("behavior", "create")
+    if behavior == "merge":  # kustomize fails when there is nothing to merge into; so do we
+        assert generator["name"] in names, f"configMapGenerator {generator['name']}: no ConfigMap to merge into"
+        by_kind(docs, "ConfigMap", names[generator["name"]])["data"].update(data)
+        return
+    assert behavior == "create", f"the renderer does not know configMapGenerator behavior {behavior!r}"
+    assert generator["name"] not in names, f"configMapGenerator {generator['name']} already exists"
+    suffixed = f"{generator['name']}-generated"
+    names[generator["name"]] = suffixed
+    docs.append({"apiVersion": "v1", "kind": "ConfigMap", "metadata": {"name": suffixed}, "data": data})
+
+
+def _patch(docs: list[dict], entry: dict) -> None:
+    """An inline strategic-merge patch. Its target is the resource with its apiVersion, kind and name,
+    which must exist (kustomize fails on a patch that matches nothing, and a renamed base would
+    otherwise leave the overlay's patch silently unapplied)."""
+    assert set(entry) == {"patch"}, f"the renderer only knows inline patches, not {set(entry) - {'patch'}}"
+    patch = yaml.safe_load(entry["patch"])
+    key = (patch["apiVersion"], patch["kind"], patch["metadata"]["name"])
+    matches = [d for d in docs if (d["apiVersion"], d["kind"], d["metadata"]["name"]) == key]
+    assert len(matches) == 1, f"patch for {'/'.join(key)}: {len(matches)} resources match"
+    directive = patch.pop("$patch", None)
+    if directive == "delete":
+        docs.remove(matches[0])
+        return
+    assert directive is None, f"the renderer does not know $patch: {directive}"
+    _merge(matches[0], patch)
+
+
+def _merge(target: dict, patch: dict) -> None:
+    """Strategic merge for maps: nested maps merge, a null removes the key, scalars replace. Lists are
+    refused: strategic merge combines them by merge keys (containers by name...), which this renderer
+    does not model, and replacing them wholesale would render something kustomize does not."""
+    for key, value in patch.items():
+        assert not isinstance(value, list), f"the renderer does not merge lists (at {key!r})"
+        assert not str(key).startswith("$"), f"the renderer does not know the directive {key}"
+        if value is None:
+            target.pop(key, None)
+        elif isinstance(value, dict) and isinstance(target.get(key), dict):
+            _merge(target[key], value)
+        else:
+            target[key] = value
 
 
 def _rename_config_maps(node, names: dict) -> None:
@@ -72,17 +146,30 @@ def kubectl() -> str | None:
     return shutil.which("kubectl")
 
 
-def render_with_kubectl() -> list[dict]:
-    done = subprocess.run([kubectl(), "kustomize", str(K8S)], capture_output=True, text=True, timeout=120)
+def render_with_kubectl(root: Path) -> list[dict]:
+    done = subprocess.run([kubectl(), "kustomize", str(root)], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     return [d for d in yaml.safe_load_all(done.stdout) if d]
 
 
-def renderings() -> list[tuple[str, list[dict]]]:
-    found = [("our renderer", render_ourselves(K8S))]
+def renderings(root: Path) -> list[tuple[str, list[dict]]]:
+    found = [("our renderer", render_ourselves(root))]
     if kubectl():
-        found.append(("kubectl kustomize", render_with_kubectl()))
+        found.append(("kubectl kustomize", render_with_kubectl(root)))
     return found
+
+
+def check_renderings(rendered: list[tuple[str, list[dict]]], check) -> None:
+    """`check` holds for every rendering, and our renderer and kubectl agree on what there is (kubectl
+    hashes ConfigMap names where ours appends -generated)."""
+    for how, docs in rendered:
+        try:
+            check(docs)
+        except AssertionError as exc:
+            raise AssertionError(f"{how}: {exc}") from exc
+    kinds = [sorted((d["kind"], d["metadata"]["name"].split("-generated")[0]) for d in docs) for _, docs in rendered]
+    if len(kinds) == 2:
+        assert [(k, re.sub(r"-[a-z0-9]{10}$", "", n)) for k, n in kinds[1]] == kinds[0]
 
 
 def by_kind(docs: list[dict], kind: str, name: str) -> dict:
@@ -92,8 +179,23 @@ def by_kind(docs: list[dict], kind: str, name: str) -> dict:
 
 
 def check_manifests(docs: list[dict]) -> None:
+    """The base (deploy/k8s): the shared workloads and the one Redis that holds everything."""
     for doc in docs:
         assert doc["metadata"]["labels"]["app.kubernetes.io/part-of"] == "talon"
+    config = check_talon_workloads(docs)
+    check_selectors(docs)
+    redis = by_kind(docs, "StatefulSet", "talon-redis")
+    volumes = {v["name"]: v for v in redis["spec"]["template"]["spec"]["volumes"]}
+    redis_conf = by_kind(docs, "ConfigMap", volumes["config"]["configMap"]["name"])["data"]["redis.conf"]
+    settings = dict(line.split(None, 1) for line in redis_conf.splitlines() if line and not line.startswith("#"))
+    assert settings["appendonly"] == "yes" and settings["maxmemory-policy"] == "noeviction"
+    assert by_kind(docs, "Service", "talon-redis")["spec"]["ports"][0]["port"] == 6379
+    assert "talon-redis:6379" in config["data"]["REDIS_URL"]
+
+
+def check_talon_workloads(docs: list[dict]) -> dict:
+    """What every layout shares: the API (probes, port, secret, non-root), its Service, HPA and PDB, the
+    worker reading the same settings. Returns the ConfigMap they read (its name is hashed by kubectl)."""
     api = by_kind(docs, "Deployment", "talon-api")
     pod = api["spec"]["template"]
     labels = pod["metadata"]["labels"]
@@ -129,26 +231,85 @@ def check_manifests(docs: list[dict]) -> None:
     (wc,) = worker["spec"]["template"]["spec"]["containers"]
     assert wc["args"] == ["worker"] and wc["envFrom"][0]["configMapRef"]["name"] == config_name
     assert worker["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
+    return config
 
-    redis = by_kind(docs, "StatefulSet", "talon-redis")
-    volumes = {v["name"]: v for v in redis["spec"]["template"]["spec"]["volumes"]}
-    redis_conf = by_kind(docs, "ConfigMap", volumes["config"]["configMap"]["name"])["data"]["redis.conf"]
-    settings = dict(line.split(None, 1) for line in redis_conf.splitlines() if line and not line.startswith("#"))
-    assert settings["appendonly"] == "yes" and settings["maxmemory-policy"] == "noeviction"
-    assert by_kind(docs, "Service", "talon-redis")["spec"]["ports"][0]["port"] == 6379
-    assert "talon-redis:6379" in config["data"]["REDIS_URL"]
+
+def check_selectors(docs: list[dict]) -> None:
+    """Every workload selects its own pods and every Service selects some pod template: a typo in a
+    label leaves a Service with no endpoints, which nothing else here would notice."""
+    templates = [d for d in docs if "template" in d.get("spec", {})]
+    pod_labels = [_pod_labels(d) for d in templates]
+    for doc in templates:
+        selector = doc["spec"].get("selector", {}).get("matchLabels", {})
+        assert selector.items() <= _pod_labels(doc).items(), doc["metadata"]
+    for service in (d for d in docs if d["kind"] == "Service"):
+        selector = service["spec"]["selector"]
+        name = service["metadata"]["name"]
+        assert any(selector.items() <= labels.items() for labels in pod_labels), f"Service/{name} selects no pod"
+
+
+def _pod_labels(doc: dict) -> dict:
+    return doc["spec"]["template"].get("metadata", {}).get("labels", {})  # a Job's pods may have none
+
+
+def stateful_pod_names(docs: list[dict]) -> set[str]:
+    """The stable DNS names (`<set>-<n>.<headless service>`) the StatefulSets' pods get."""
+    headless = {d["metadata"]["name"] for d in docs if d["kind"] == "Service" and d["spec"].get("clusterIP") == "None"}
+    return {f"{s['metadata']['name']}-{n}.{s['spec']['serviceName']}"
+            for s in docs if s["kind"] == "StatefulSet" and s["spec"]["serviceName"] in headless
+            for n in range(s["spec"]["replicas"])}
+
+
+def check_scaled(docs: list[dict]) -> None:
+    """The overlay (deploy/scaled): what deploy/README.md's "Growing past one Redis" promises."""
+    config = check_talon_workloads(docs)
+    check_selectors(docs)
+    assert not [d for d in docs if d["metadata"]["name"] == "talon-redis"], "the single Redis is gone"
+    assert by_kind(docs, "Deployment", "talon-api")["spec"]["replicas"] == 4
+    assert by_kind(docs, "Deployment", "talon-worker")["spec"]["replicas"] == 4
+    hpa = by_kind(docs, "HorizontalPodAutoscaler", "talon-api")["spec"]
+    assert (hpa["minReplicas"], hpa["maxReplicas"]) == (4, 20)
+    # Merged into the base's settings, not replacing them.
+    assert config["data"]["REDIS_URL"] == "redis://talon-queues:6379/0"
+    assert {"LOG_LEVEL", "WEB_CONCURRENCY", "TALON_SWEEP_INTERVAL_S"} <= set(config["data"])
+    check_events_cluster(docs, config["data"]["EVENTS_REDIS_URL"])
+    check_queues_sentinel(docs)
+
+
+def check_events_cluster(docs: list[dict], events_url: str) -> None:
+    """Six nodes, joined by a Job naming all six with one replica each; the API reaches three of them
+    through the URL form the app itself parses."""
+    pods = stateful_pod_names(docs)
+    assert events_url.startswith(CLUSTER_SCHEME)
+    hosts = {node.host for node in _cluster_nodes(events_url)[0]}
+    assert hosts == {f"talon-events-{n}.talon-events" for n in range(3)} and hosts <= pods
+    events = by_kind(docs, "StatefulSet", "talon-events")
+    assert events["spec"]["replicas"] == 6 and events["spec"]["serviceName"] == "talon-events"
+    (create,) = by_kind(docs, "Job", "talon-events-create")["spec"]["template"]["spec"]["containers"]
+    joined = set(re.findall(r"(\S+):6379", " ".join(create["args"])))
+    assert joined == {f"talon-events-{n}.talon-events" for n in range(6)} <= pods
+    assert "--cluster-replicas 1" in " ".join(create["args"])
+
+
+def check_queues_sentinel(docs: list[dict]) -> None:
+    """Three Redis nodes each with a Sentinel beside it, and HAProxy behind the talon-queues Service
+    sending connections to the nodes by their stable names."""
+    nodes = by_kind(docs, "StatefulSet", "talon-queues-node")
+    assert nodes["spec"]["replicas"] == 3
+    assert {c["name"] for c in nodes["spec"]["template"]["spec"]["containers"]} == {"redis", "sentinel"}
+    haproxy = by_kind(docs, "Deployment", "talon-queues-haproxy")
+    pod = haproxy["spec"]["template"]
+    queues = by_kind(docs, "Service", "talon-queues")
+    assert queues["spec"]["selector"].items() <= pod["metadata"]["labels"].items()
+    assert queues["spec"]["ports"][0]["port"] == 6379
+    (volume,) = pod["spec"]["volumes"]
+    cfg = by_kind(docs, "ConfigMap", volume["configMap"]["name"])["data"]["haproxy.cfg"]
+    servers = set(re.findall(r"^\s*server \S+ (\S+):6379", cfg, re.MULTILINE))
+    assert servers == {f"talon-queues-node-{n}.talon-queues-nodes" for n in range(3)} <= stateful_pod_names(docs)
 
 
 def test_the_kustomize_tree_renders_and_holds_what_operations_need():
-    rendered = renderings()
-    for how, docs in rendered:
-        try:
-            check_manifests(docs)
-        except AssertionError as exc:
-            raise AssertionError(f"{how}: {exc}") from exc
-    kinds = [sorted((d["kind"], d["metadata"]["name"].split("-generated")[0]) for d in docs) for _, docs in rendered]
-    if len(kinds) == 2:  # our renderer and kubectl agree on what there is (kubectl hashes ConfigMap names)
-        assert [(k, re.sub(r"-[a-z0-9]{10}$", "", n)) for k, n in kinds[1]] == kinds[0]
+    check_renderings(renderings(K8S), check_manifests)
 
 
 def test_our_renderer_catches_a_broken_tree(tmp_path):
@@ -158,6 +319,45 @@ def test_our_renderer_catches_a_broken_tree(tmp_path):
     (broken / "api.yaml").write_text(api)
     with pytest.raises(AssertionError):
         check_manifests(render_ourselves(broken))
+
+
+def test_the_scaled_overlay_renders_and_holds_what_its_guide_promises():
+    check_renderings(renderings(SCALED), check_scaled)
+
+
+def broken_overlay(tmp_path: Path, old: str, new: str) -> Path:
+    """A copy of the base and the overlay side by side (the overlay names ../k8s), one edit made."""
+    shutil.copytree(K8S, tmp_path / "k8s")
+    overlay = tmp_path / "scaled"
+    shutil.copytree(SCALED, overlay)
+    text = (overlay / "kustomization.yaml").read_text()
+    assert old in text, old
+    (overlay / "kustomization.yaml").write_text(text.replace(old, new))
+    return overlay
+
+
+@pytest.mark.parametrize("old, new, reason", [
+    ("metadata: {name: talon-worker}", "metadata: {name: talon-workers}", "0 resources match"),
+    ("kind: Service\n      metadata: {name: talon-redis}", "kind: Service\n      metadata: {name: redis}",
+     "0 resources match"),
+    ("- name: talon-config\n    behavior: merge", "- name: talon-settings\n    behavior: merge",
+     "no ConfigMap to merge into"),
+    ("configMapGenerator:", "namePrefix: scaled-\nconfigMapGenerator:", "does not know"),
+    ("spec: {minReplicas: 4, maxReplicas: 20}", "spec: {metrics: []}", "does not merge lists"),
+], ids=["patch-target-missing", "delete-target-missing", "merge-target-missing", "unknown-field", "list-patch"])
+def test_our_renderer_refuses_an_overlay_kustomize_would_not_render_as_we_do(tmp_path, old, new, reason):
+    with pytest.raises(AssertionError, match=reason):
+        render_ourselves(broken_overlay(tmp_path, old, new))
+
+
+@pytest.mark.parametrize("old, new", [
+    ("spec: {replicas: 4}", "spec: {replicas: 3}"),
+    ("talon-events-2.talon-events:6379", "talon-events-2.talon-event:6379"),
+], ids=["replicas", "events-node-typo"])
+def test_the_scaled_checks_catch_a_broken_overlay(tmp_path, old, new):
+    docs = render_ourselves(broken_overlay(tmp_path, old, new))
+    with pytest.raises(AssertionError):
+        check_scaled(docs)
 
 
 # --------------------------------------------------------------------------------------------------
