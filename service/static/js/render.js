@@ -120,12 +120,15 @@ function info(view) {
     if (r.card_points) items.push(["Card points", sideScores(view, r.card_points)]);
   } else {
     if (r.bid) items.push(["Bid", `${r.bid} by ${playerName(view, r.bidder)}`]);
-    else if (r.high_bid) items.push(["High bid", `${r.high_bid.value ?? r.high_bid} by ${playerName(view, r.high_bid.seat ?? r.bidder)}`]);
+    else if (r.high_bid) {
+      const call = (r.calls || []).find((c) => c.value === r.high_bid);  // bids only rise: one call has it
+      items.push(["High bid", call ? `${r.high_bid} by ${playerName(view, call.seat)}` : String(r.high_bid)]);
+    }
     items.push(["Trump", r.trump ? trump : "shown by the first card led"]);
     if (r.widow_size) {
       items.push(["Widow", `${r.widow_size} card(s); taken ${r.widow_taken}, discarded ${r.discarded}`]);
       if (r.widow) items.push(["You took", el("span", { class: "cards-inline", id: "widow" }, ...r.widow.map((c) => cardEl(c, { class: "small" })))]);
-      if (r.discard) items.push(["You discarded", el("span", { class: "cards-inline", id: "discard" }, ...r.discard.map((c) => cardEl(c, { class: "small" })))]);
+      if (r.discard?.length) items.push(["You discarded", el("span", { class: "cards-inline", id: "discarded-cards" }, ...r.discard.map((c) => cardEl(c, { class: "small" })))]);
     }
     if (r.trick_game_counts) items.push(["Game count", sideScores(view, r.trick_game_counts)]);
   }
@@ -168,22 +171,32 @@ function bidBox56(ctl, bids) {
   return el("div", { class: "bid-box", id: "bid-box" }, el("label", {}, "Bid ", valueSelect), el("span", { class: "suits" }, ...suits), convention);
 }
 
-function discardBox(ctl, view) {
+// The discard (Smear's widow): the trump named, the cards that may go with it (legal_actions lists every
+// legal discard, so a trump you must keep cannot be picked), and whether the picked cards are one of them.
+function discardChoice(ctl, view) {
   const options = view.legal_actions.filter((a) => a.type === "discard");
   if (!options.length) return null;
-  const size = options[0].cards.length;
   const trumps = [...new Set(options.map((a) => a.trump))];
   const trump = trumps.includes(ctl.ui.discardTrump) ? ctl.ui.discardTrump : trumps[0];
-  const picked = [...ctl.ui.discard];
-  const submit = () => {
-    const order = view.round.hand.filter((c) => ctl.ui.discard.has(c));
-    ctl.act({ type: "discard", cards: order, trump });
-  };
+  const withTrump = options.filter((a) => a.trump === trump);
+  const allowed = new Set(withTrump.flatMap((a) => a.cards));
+  for (const card of [...ctl.ui.discard]) if (!allowed.has(card)) ctl.ui.discard.delete(card);
+  const picked = view.round.hand.filter((c) => ctl.ui.discard.has(c));
+  const key = (cards) => [...cards].sort().join(",");
+  const legal = withTrump.some((a) => key(a.cards) === key(picked));
+  return { size: options[0].cards.length, trumps, trump, allowed, picked, legal };
+}
+
+function discardBox(ctl, view) {
+  const choice = discardChoice(ctl, view);
+  if (!choice) return null;
+  const { size, trumps, trump, picked, legal } = choice;
+  const submit = () => ctl.act({ type: "discard", cards: picked, trump });
   return el("div", { class: "discard panel", id: "discard-box" },
     el("p", {}, `Pick ${size} card${size > 1 ? "s" : ""} from your hand to discard (${picked.length} picked), and name trump:`),
     el("span", { class: "suits" }, ...trumps.map((s) => el("button", { type: "button", class: `suit-button ${suitClass(s)} ${s === trump ? "chosen" : ""}`,
-      dataset: { trump: s }, onclick: () => { ctl.ui.discardTrump = s; ctl.render(); } }, suitText(s)))),
-    el("button", { type: "button", class: "primary", id: "discard", disabled: picked.length !== size, onclick: submit }, "Discard"));
+      dataset: { trump: s }, "aria-pressed": String(s === trump), onclick: () => { ctl.ui.discardTrump = s; ctl.render(); } }, suitText(s)))),
+    el("button", { type: "button", class: "primary", id: "discard", disabled: !legal, onclick: submit }, "Discard"));
 }
 
 function controls(ctl, view) {
@@ -222,14 +235,18 @@ function hand(ctl, view) {
     return null;
   }
   const plays = new Set(view.legal_actions.filter((a) => a.type === "play").map((a) => a.card));
-  const discarding = view.legal_actions.some((a) => a.type === "discard");
+  const discard = discardChoice(ctl, view);
   const suggested = ctl.ui.hint?.suggestion || ctl.ui.hint?.action;
   const hinted = suggested?.type === "play" ? suggested.card : null;
   const cards = r.hand.map((card, index) => {
-    if (discarding) {
+    if (discard && !discard.allowed.has(card)) {
+      return cardEl(card, { class: "dim", title: "kept: this trump may not be discarded", dataset: { index } });
+    }
+    if (discard) {
       const picked = ctl.ui.discard.has(card);
+      const full = !picked && discard.picked.length >= discard.size;
       return cardEl(card, { class: `selectable ${picked ? "picked" : ""}`, "aria-pressed": String(picked), dataset: { index },
-        onclick: () => { if (picked) ctl.ui.discard.delete(card); else ctl.ui.discard.add(card); ctl.render(); } });
+        onclick: () => { if (picked) ctl.ui.discard.delete(card); else if (!full) ctl.ui.discard.add(card); ctl.render(); } });
     }
     if (plays.has(card)) {
       return cardEl(card, { class: `playable ${card === hinted ? "hinted" : ""}`, dataset: { index }, onclick: () => ctl.act({ type: "play", card }) });

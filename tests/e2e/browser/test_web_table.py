@@ -130,6 +130,47 @@ def test_fifty_six_with_three_bots_bid_double_and_one_deal(service, new_page):
     page.screenshot(path=str(screenshot_dir() / "fifty-six-scored.png"), full_page=True)
 
 
+def test_smear_bid_four_take_the_widow_discard_and_play_one_deal(service, new_page):
+    page = new_page()
+    open_lobby(page, service)
+    # Seat 4 deals, so Ana speaks first; a bid of 4 ends the bidding with Ana as the bidder.
+    create_match(page, "smear", "Ana", seats={1: "bot:basic", 2: "bot:expert", 3: "bot:basic"},
+                 options={"widow_size": 2, "first_dealer": 3})
+    state = wait_turn(page)
+    page.wait_for_selector("#bid-box")
+    assert sorted(page.locator("#bid-box [data-bid]").evaluate_all("bs => bs.map(b => b.dataset.bid)")) == \
+        ["2", "3", "4"]
+    state = click_and_wait(page, '#bid-box [data-bid="4"]')
+    # The widow joins Ana's hand: name trump, pick two cards (the trumps must stay), discard.
+    page.wait_for_selector("#discard-box")
+    assert page.locator("#hand .card").count() == 8
+    page.click("#discard-box [data-trump] >> nth=0")
+    trump = page.get_attribute('#discard-box [aria-pressed="true"]', "data-trump")
+    trumps = page.locator(f'#hand .card[data-card$="{trump}"]').count()
+    # Only the trumps are kept (all may go only from a hand of more than six).
+    assert page.locator("#hand .card.dim").count() == (trumps if trumps <= 6 else 0)
+    assert page.is_disabled("#discard")
+    page.click("#hand .card.selectable >> nth=0")
+    page.click("#hand .card.selectable >> nth=1")
+    page.click("#hand .card.selectable:not(.picked) >> nth=0")  # a third pick is not taken
+    assert page.locator("#hand .card.picked").count() == 2
+    state = click_and_wait(page, "#discard")
+    assert "You discarded" in page.inner_text("#round-info")
+    # The expert's hint is there for a play, with its numbers.
+    page.click("#hint")
+    page.wait_for_selector("#hint-text")
+    assert "Suggested: " in page.inner_text("#hint-text")
+    for _ in range(MAX_ACTIONS):
+        if state == "finished" or page.locator("#score-sheet tbody tr:not(:has(.empty))").count() >= 1:
+            break
+        state = click_and_wait(page, "#hand .card.playable >> nth=0")
+    assert page.locator("#score-sheet tbody tr:not(:has(.empty))").count() >= 1
+    assert "Ana bid 4" in page.inner_text("#round-summary")
+    page.screenshot(path=str(screenshot_dir() / "smear-scored.png"), full_page=True)
+    if page.locator("#bidding-history li").count():  # the next deal's bidding names its high bidder
+        assert "Seat" not in page.inner_text("#round-info")
+
+
 def test_friend_joins_through_the_share_link_and_a_reload_continues(service, new_page):
     ana, ben = new_page(), new_page(viewport={"width": 390, "height": 844})  # Ben is on a phone
     open_lobby(ana, service)
