@@ -265,6 +265,10 @@ def check_scaled(docs: list[dict]) -> None:
     config = check_talon_workloads(docs)
     check_selectors(docs)
     assert not [d for d in docs if d["metadata"]["name"] == "talon-redis"], "the single Redis is gone"
+    for doc in docs:  # the overlay's own Redis and HAProxy too: labelled, and never running as root
+        assert doc["metadata"]["labels"]["app.kubernetes.io/part-of"] == "talon", doc["metadata"]["name"]
+        if "template" in doc.get("spec", {}):
+            assert doc["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True, doc["metadata"]["name"]
     assert by_kind(docs, "Deployment", "talon-api")["spec"]["replicas"] == 4
     assert by_kind(docs, "Deployment", "talon-worker")["spec"]["replicas"] == 4
     hpa = by_kind(docs, "HorizontalPodAutoscaler", "talon-api")["spec"]
