@@ -9,7 +9,7 @@ points, and the decision time p50/p95 of each level, measured here (the bots the
 Lab options (OPTIONS, overridable with --option): Fifty-Six plays with starting_tables=2 instead of 12.
 With 12 tables a match takes dozens of deals (basic bots bid 28 and make it, one table a deal), so 400
 expert matches would take hours; with 2 a match still spans several deals (a failed 28 costs both
-tables) and 400 expert-vs-basic matches take about 20 minutes on two cores.
+tables: about 2.8 deals a match) and 400 expert-vs-basic matches take about 24 minutes on two cores.
 
 `--solver-check N` instead compares the Sixty-Six exhausted-stock solver with a plain minimax over all
 continuations through the engine on N random positions, and prints how many agree.
