@@ -25,7 +25,7 @@ LEVELS = ("random", "basic", "expert")
 _PACKAGES = {"sixty-six": "games.sixtysix", "fifty-six": "games.fiftysix", "smear": "games.smear"}
 
 # Work per expert decision: worlds times actions tried. Calibrated with bench/botlab.py.
-SAMPLES = {"sixty-six": 64, "fifty-six": 120, "smear": 48}
+SAMPLES = {"sixty-six": 96, "fifty-six": 120, "smear": 48}
 
 
 def action_key(action: dict) -> str:
