@@ -5,9 +5,11 @@ engine state, no clock, no global random. Levels, for every game:
 
 * random: uniform among the legal actions;
 * basic:  the game's hand-written rules (games/<game>/bots.py);
-* expert: search over the worlds consistent with the view (games/<game>/expert.py). Sixty-Six has
-  it (two-player variants); Fifty-Six, Smear and the 3p/4p Sixty-Six variants have no search yet and
-  play basic at this level.
+* expert: search over the worlds consistent with the view (games/<game>/expert.py): worlds sampled
+  from what the seat has seen, every candidate action tried in the same worlds and the deal played
+  out by basic players (Sixty-Six: an exact solver once the stock is closed or exhausted; Fifty-Six
+  and Smear: calls valued by playing the auction and the deal out). The 3- and 4-player Sixty-Six
+  variants have no search yet and play basic at this level.
 
 Time budget: the expert's work is bounded by a sample count per game (`SAMPLES`), calibrated once on
 this machine so that a decision's p95 stays within 300 ms (bench/botlab.py measures it). A caller with
