@@ -21,7 +21,7 @@ import time
 
 import redis
 
-from bench import bots, engine, figures, growth, load, seeding
+from bench import bots, cpu, engine, figures, growth, load, seeding
 from bench.stack import REPO, Stack
 from events.store import EventStore
 
@@ -80,13 +80,18 @@ def _with_players(games_list, players56: int):
 
 
 def compare(stack: Stack, clients: int, seconds: float, rounds: int = 2) -> tuple[load.LoadStats, load.LoadStats]:
-    """The service and the bare endpoints in alternating slices, so both share whatever else runs."""
+    """The service and the bare endpoints in alternating slices, so both share whatever else runs.
+    Each gets the CPU its processes spent (`.cpu`, bench/cpu.py)."""
     totals = {"service": load.LoadStats("service", clients), "bare": load.LoadStats("bare", clients)}
+    for total in totals.values():
+        total.cpu = cpu.CpuUse()
     for _ in range(rounds):
         for target, total in totals.items():
-            part = load.run(stack, target, clients, seconds / rounds)
+            with cpu.CpuMeter(stack, target) as meter:
+                part = load.run(stack, target, clients, seconds / rounds)
             total.merge(part)
             total.seconds += part.seconds
+            total.cpu.add(meter.use)
     return totals["service"], totals["bare"]
 
 
@@ -110,7 +115,7 @@ def print_facts(stack: Stack) -> None:
     client = redis.Redis.from_url(stack.redis_url)
     info = client.info("server")
     client.close()
-    cpu = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
+    cpu_name = next((line.split(":", 1)[1].strip() for line in _read("/proc/cpuinfo").splitlines()
                 if line.startswith("model name")), platform.processor() or "?")
     mem_kb = next((int(line.split()[1]) for line in _read("/proc/meminfo").splitlines()
                    if line.startswith("MemTotal:")), 0)
@@ -120,7 +125,7 @@ def print_facts(stack: Stack) -> None:
                            capture_output=True, text=True).stdout.strip()
     print("command:  " + " ".join(shlex.quote(a) for a in [os.path.relpath(sys.executable, REPO), "-m", "bench",
                                                            *sys.argv[1:]]))
-    print(f"machine:  nproc {len(os.sched_getaffinity(0))} (of {os.cpu_count()}), {cpu}, "
+    print(f"machine:  nproc {len(os.sched_getaffinity(0))} (of {os.cpu_count()}), {cpu_name}, "
           f"{mem_kb / 1024 / 1024:.1f} GiB, {platform.system()} {platform.release()}")
     print(f"software: Python {platform.python_version()}, Redis {info['redis_version']} (appendonly yes, "
           f"appendfsync everysec), gunicorn gthread x{stack.web_concurrency} workers, one rq SimpleWorker; "
@@ -222,6 +227,10 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
                        f"POST p50/p99 {figures.percentile(stats.post_s, 50) * 1000:.1f}/{pct(stats.post_s)}"
                        + (f"; {stats.matches_finished} matches finished, {stats.waits} long-polls for the worker"
                           if stats.target == "service" else "") + (f"; {stats.refused} refused" if stats.refused else "")))
+    for stats in (service, bare):
+        use = stats.cpu.per_action_ms(stats.actions)
+        detail.append((f"{stats.target}: CPU per action", f"{sum(use.values()):.2f} ms",
+                       "; ".join(f"{name} {ms:.2f}" for name, ms in use.items())))
     for r in rows:
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
                        f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)}; GET p50 "

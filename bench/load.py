@@ -20,11 +20,15 @@ import random
 import threading
 import time
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 import orjson
 
 from bench.stack import Stack
+
+if TYPE_CHECKING:
+    from bench.cpu import CpuUse
 
 VARIANT = "2p24"
 REQUEST_TIMEOUT_S = 15.0
@@ -44,6 +48,7 @@ class LoadStats:
     refused: int = 0                  # POSTs answered with anything but 201 (should stay 0)
     post_s: list[float] = field(default_factory=list)
     get_s: list[float] = field(default_factory=list)
+    cpu: "CpuUse | None" = None       # the CPU the processes spent, when measured (bench/cpu.py)
 
     @property
     def per_second(self) -> float:

@@ -16,6 +16,7 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
     for figure in ("throughput ratio, service / bare", "POST p99 at 2 clients", "latency growth 5 -> 15 stored",
                    "view GET, longest / new game", "Redis memory per finished 2p24 match",
                    "replay of the longest match from its snapshot", "engine: sixty-six 2p24", "engine: smear 4p",
-                   "bots: fifty-six 4p", "growth: 15 stored games"):
+                   "bots: fifty-six 4p", "growth: 15 stored games", "service: CPU per action",
+                   "bare: CPU per action"):
         assert figure in out, figure
     assert "refused" not in out, "a closed-loop client's action was refused"

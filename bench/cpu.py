@@ -1,0 +1,86 @@
+"""Where a load run's CPU went, per process, in milliseconds per action.
+
+Read from /proc (the gunicorn workers of the target, the rq worker), Redis's own INFO cpu, and
+getrusage of this process's finished children (the load generator's processes). This is what explains
+a throughput ratio: on two shared cores, actions per second follow the CPU one action costs in all.
+"""
+from __future__ import annotations
+
+import os
+import resource
+from dataclasses import dataclass, field
+
+import redis
+
+from bench.stack import Stack
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    if int(f.read().rsplit(")", 1)[1].split()[1]) == pid:
+                        found.append(int(entry))
+            except (OSError, ValueError, IndexError):
+                pass
+    return found
+
+
+def _cpu_s(pids: list[int]) -> float:
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += int(fields[11]) + int(fields[12])  # utime + stime, in clock ticks
+        except (OSError, ValueError, IndexError):
+            pass
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def _redis_cpu_s(client: redis.Redis) -> float:
+    info = client.info("cpu")
+    return float(info["used_cpu_user"]) + float(info["used_cpu_sys"])
+
+
+def _load_generator_s() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+@dataclass
+class CpuUse:
+    """Seconds of CPU per process group over one or more runs."""
+    seconds: dict[str, float] = field(default_factory=dict)
+
+    def per_action_ms(self, actions: int) -> dict[str, float]:
+        return {name: 1000 * s / max(1, actions) for name, s in self.seconds.items()}
+
+    def add(self, other: "CpuUse") -> None:
+        for name, s in other.seconds.items():
+            self.seconds[name] = self.seconds.get(name, 0.0) + s
+
+
+class CpuMeter:
+    """`with CpuMeter(stack, "service") as meter: ...`, then `meter.use`."""
+
+    def __init__(self, stack: Stack, target: str):
+        self.api = _children(stack.procs["gunicorn" if target == "service" else "bare"].pid)
+        self.worker = [stack.procs["worker"].pid]
+        self.client = redis.Redis.from_url(stack.redis_url)
+        self.use = CpuUse()
+
+    def _read(self) -> dict[str, float]:
+        return {"API (gunicorn workers)": _cpu_s(self.api), "Redis": _redis_cpu_s(self.client),
+                "rq worker": _cpu_s(self.worker), "load generator": _load_generator_s()}
+
+    def __enter__(self) -> "CpuMeter":
+        self._start = self._read()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        end = self._read()
+        self.use.seconds = {name: end[name] - self._start[name] for name in end}
+        self.client.close()
