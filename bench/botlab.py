@@ -219,7 +219,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
                         help="a game option for every match (integers as numbers), e.g. starting_tables=2")
     parser.add_argument("--solver-check", type=int, default=0, metavar="N")
+    parser.add_argument("--seats", type=int, default=None, help="seats per match (default: the game's usual count)")
     args = parser.parse_args(argv)
+    if args.seats is not None:
+        SEATS[args.game] = args.seats
     if args.solver_check:
         agreed, total = check(args.solver_check, args.seed)
         print(f"sixty-six solver vs plain minimax: {agreed}/{total} positions agree")

@@ -8,8 +8,8 @@
   reaches a closed or exhausted stock with few cards left is finished by the solver. The best average
   wins.
 Values are what a deal's game points are worth in the match (expert_match): the chance to win the
-match after the deal, so a point counts for more when the match is close to its end. Variants other
-than the two-player games play "basic". `samples` bounds the work (worlds times actions); `stop()`
+match after the deal, so a point counts for more when the match is close to its end. The 3- and
+4-player variants use expert_multi (sampled worlds played out through the engine by basic players). `samples` bounds the work (worlds times actions); `stop()`
 may end it early.
 """
 from __future__ import annotations
@@ -19,6 +19,7 @@ from typing import Callable
 
 from games.bots import action_key as key
 from games.sixtysix import bots as basic
+from games.sixtysix import expert_multi
 from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_match import match_utility
 from games.sixtysix.expert_playout import playout
@@ -51,6 +52,8 @@ def utility_of(view: dict) -> Utility:
 
 def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
     """Estimated value of each legal action, or None where the expert has no search (then basic)."""
+    if expert_multi.supported(view):
+        return expert_multi.evaluate(view, rng, samples, stop)  # 3p and 4p: Monte Carlo via the engine
     if not supported(view):
         return None
     first, utility = sample(view, rng), utility_of(view)
