@@ -202,8 +202,11 @@ def validation_error(err: ValidationError) -> dict:
 class ActionValue(Schema):
     action = fields.Dict(required=True, metadata={"description": "One of the view's legal_actions"})
     value = fields.Float(allow_none=True, required=True, metadata={
-        "description": "Estimated game points of the deal for the seat's side (own minus the others') after "
-                       "this action; null where the expert has no search for this game"})
+        "description": "The expert's estimate of this action, higher is better, per game: Sixty-Six (2 players) "
+                       "2 x the chance to win the match after the deal, minus 1 (-1..1); Sixty-Six (3-4 players) "
+                       "game points of the deal, own side minus the others'; Fifty-Six tables the seat's team gains "
+                       "in the deal plus 0.03 per card point; Smear the deal's points, own team minus the other "
+                       "(a failed bid counts as its loss). Null where the expert has no search for this position"})
 
 
 class Hint(Schema):
@@ -213,5 +216,5 @@ class Hint(Schema):
     suggestion = fields.Dict(required=True, metadata={"description": "The suggested action, as listed in legal_actions"})
     searched = fields.Boolean(required=True, metadata={
         "description": "true: values come from search over worlds consistent with the seat's view; "
-                       "false: this game has no search yet and the basic rules chose"})
+                       "false: no search for this position, and the basic rules chose"})
     values = fields.List(fields.Nested(ActionValue), required=True)

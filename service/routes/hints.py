@@ -27,8 +27,8 @@ HINT_SECONDS = 0.3  # the route, not the pure bot, holds the clock
 def get_hint(game_id):
     """The expert's suggestion for the seat's current decision
 
-    With the estimated value of each legal action: the game points of the deal the seat's side can
-    expect (own minus the others') after it. 409 when the game does not wait for this seat."""
+    With the expert's estimate for each legal action (higher is better; what the number means in
+    each game is in `values[].value`). Within 0.3 s. 409 when the game does not wait for this seat."""
     table = talon().table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
