@@ -244,9 +244,13 @@ def play_out(state: State, rng: random.Random) -> State:
 
 
 def value(state: State, seat: int) -> float:
+    """The seat's side's game points minus the other sides' together. With two sides (4p) that is the
+    best other side's; in 3p, where a false declaration or a failed close pays BOTH opponents, minus
+    only the best one made those look cheaper than losing to one winner (the lab showed it: the
+    expert then closed and declared out falsely and won far fewer deals than basic)."""
     game = round_result(state).game_points
     mine = side_of(state, seat)
-    return float(game[mine] - max(g for i, g in enumerate(game) if i != mine))
+    return float(game[mine] - sum(g for i, g in enumerate(game) if i != mine))
 
 
 def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
