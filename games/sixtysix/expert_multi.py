@@ -34,8 +34,9 @@ from games.sixtysix.state import (
 
 MAX_WORLDS = 12  # more worlds than this cost more time than they are worth on two cores
 # Playouts through the engine cost about their number of cards left: worlds x actions x cards left in
-# the hands and stock stays within this, so a decision's p95 stays under 300 ms on two cores.
-WORK = 1200
+# the hands and stock stays within this, so a decision's p95 stays under 300 ms on two cores (lab,
+# two processes: 3p p95 192 ms at 1200; 4p, whose stock is mostly drawn, 132 ms at 1200).
+WORK = {3: 1200, 4: 1700}
 MAX_STEPS = 400  # a playout never needs this many engine actions; a guard against a stuck loop
 SORT = cards.sort_key(RANK_ORDER)
 
@@ -260,7 +261,7 @@ def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bo
         return {key(legal[0]): 0.0}
     rnd = view["round"]
     cards_left = sum(rnd["hand_sizes"]) + rnd["stock_size"]
-    worlds = max(1, min(MAX_WORLDS, samples // len(legal), WORK // (len(legal) * cards_left)))
+    worlds = max(1, min(MAX_WORLDS, samples // len(legal), WORK[len(rnd["hand_sizes"])] // (len(legal) * cards_left)))
     totals = {key(a): 0.0 for a in legal}
     done = 0
     for _ in range(worlds):
