@@ -8,8 +8,8 @@ engine state, no clock, no global random. Levels, for every game:
 * expert: search over the worlds consistent with the view (games/<game>/expert.py): worlds sampled
   from what the seat has seen, every candidate action tried in the same worlds and the deal played
   out by basic players (Sixty-Six: an exact solver once the stock is closed or exhausted; Fifty-Six
-  and Smear: calls valued by playing the auction and the deal out). The 3- and 4-player Sixty-Six
-  variants have no search yet and play basic at this level.
+  and Smear: calls valued by playing the auction and the deal out; 3- and 4-player Sixty-Six: worlds
+  played out through the engine itself, games/sixtysix/expert_multi.py).
 
 Time budget: the expert's work is bounded by a sample count per game (`SAMPLES`), calibrated once on
 this machine so that a decision's p95 stays within 300 ms (bench/botlab.py measures it). A caller with

@@ -204,7 +204,7 @@ class ActionValue(Schema):
     value = fields.Float(allow_none=True, required=True, metadata={
         "description": "The expert's estimate of this action, higher is better, per game: Sixty-Six (2 players) "
                        "2 x the chance to win the match after the deal, minus 1 (-1..1); Sixty-Six (3-4 players) "
-                       "game points of the deal, own side minus the others'; Fifty-Six tables the seat's team gains "
+                       "game points of the deal, own side minus all other sides' together; Fifty-Six tables the seat's team gains "
                        "in the deal plus 0.03 per card point; Smear the deal's points, own team minus the other "
                        "(a failed bid counts as its loss). Null where the expert has no search for this position"})
 
