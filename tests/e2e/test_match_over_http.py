@@ -306,6 +306,15 @@ def _port_open(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) == 0
 
 
+def _as_from_a_terminal() -> None:
+    """The child starts as from a user's terminal: SIGINT neither ignored nor blocked. A shell that
+    starts with SIGINT ignored cannot trap it, and the suite's own process may have it ignored by then
+    (seen: SigIgn with SIGINT in /proc of a scripts/run that never saw its Ctrl-C)."""
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
     root = _isolated_checkout(tmp_path)
     port = free_port()
@@ -316,7 +325,8 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
     log_path = tmp_path / "run.log"
     with open(log_path, "wb") as log:
         script = subprocess.Popen([str(root / "scripts" / "run")], cwd=root, env=env, stdout=log,
-                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
+                                  preexec_fn=_as_from_a_terminal)
     pgid = script.pid
     redis_port = None
     try:
