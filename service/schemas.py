@@ -206,7 +206,9 @@ class ActionValue(Schema):
                        "2 x the chance to win the match after the deal, minus 1 (-1..1); Sixty-Six (3-4 players) "
                        "game points of the deal, own side minus all other sides' together; Fifty-Six tables the seat's team gains "
                        "in the deal plus 0.03 per card point; Smear the deal's points, own team minus the other "
-                       "(a failed bid counts as its loss). Null where the expert has no search for this position"})
+                       "(a failed bid counts as its loss). Null where the expert has no search for this position, or for "
+                       "an action it never plays because another is always better (Sixty-Six: leading the King or "
+                       "Queen of a marriage it could show first, keeping the trump 9 it could exchange)"})
 
 
 class Hint(Schema):
