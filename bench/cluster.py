@@ -16,7 +16,6 @@ import argparse
 import multiprocessing
 import os
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -26,8 +25,9 @@ from pathlib import Path
 import redis
 
 from bench import load
-from bench.stack import BIN, REPO, START_TIMEOUT_S, STOP_TIMEOUT_S
+from bench.stack import BIN, REPO, START_TIMEOUT_S
 from tests.support.cluster import Cluster
+from tests.support.processes import stop_process
 from tests.support.redis_proc import RedisProcess, free_port
 
 
@@ -96,13 +96,7 @@ class ScaledStack:
 
     def stop(self) -> None:
         for proc in reversed(self.procs):
-            if proc.poll() is None:
-                proc.send_signal(signal.SIGTERM)
-                try:
-                    proc.wait(STOP_TIMEOUT_S)
-                except subprocess.TimeoutExpired:
-                    proc.kill()
-                    proc.wait(STOP_TIMEOUT_S)
+            stop_process(proc)
         self.queues.stop()
         if self.cluster:
             self.cluster.stop()

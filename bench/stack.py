@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -18,12 +17,12 @@ from pathlib import Path
 
 import redis
 
+from tests.support.processes import stop_process
 from tests.support.redis_proc import free_port, redis_binary
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
 START_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 10.0
 
 
 class Stack:
@@ -97,13 +96,6 @@ class Stack:
     def stop(self) -> None:
         """The worker and the API first (they need Redis to stop cleanly), Redis last."""
         for name in ("worker", "bare", "gunicorn", "redis"):
-            proc = self.procs.get(name)
-            if proc is None or proc.poll() is not None:
-                continue
-            proc.send_signal(signal.SIGTERM)
-            try:
-                proc.wait(STOP_TIMEOUT_S)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(STOP_TIMEOUT_S)
+            if name in self.procs:
+                stop_process(self.procs[name])
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -18,13 +17,13 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.support.processes import stop_process
 from tests.support.redis_proc import RedisProcess, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 OPERATOR_TOKEN = "e2e-operator-token"
 START_TIMEOUT_S = 20.0
-STOP_TIMEOUT_S = 10.0
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -71,17 +70,6 @@ class Service:
         # The worker first (it holds no requests), then the API; SIGTERM, then SIGKILL after a bound.
         for proc in reversed(self.procs):
             stop_process(proc.popen)
-
-
-def stop_process(popen: subprocess.Popen, sig: int = signal.SIGTERM, timeout_s: float = STOP_TIMEOUT_S) -> None:
-    if popen.poll() is not None:
-        return
-    popen.send_signal(sig)
-    try:
-        popen.wait(timeout_s)
-    except subprocess.TimeoutExpired:
-        popen.kill()
-        popen.wait(timeout_s)
 
 
 def spawn(name: str, args: list[str], env: dict, workdir: Path) -> Proc:

@@ -23,8 +23,9 @@ import redis
 import requests
 from rq import Worker
 
-from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Proc, spawn, stop_process, wait_ready
+from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Proc, spawn, wait_ready
 from tests.support.cluster import Cluster
+from tests.support.processes import stop_process
 from tests.support.redis_proc import RedisProcess, free_port
 
 pytestmark = pytest.mark.slow

@@ -4,7 +4,6 @@ without importing a test module (and pytest's fixtures with it)."""
 from __future__ import annotations
 
 import random
-import signal
 import socket
 import subprocess
 import time
@@ -13,10 +12,10 @@ from pathlib import Path
 import redis
 from redis.cluster import RedisCluster
 
+from tests.support.processes import stop_process
 from tests.support.redis_proc import redis_binary
 
 CLUSTER_START_S = 20.0
-STOP_TIMEOUT_S = 10.0
 
 
 def cluster_port() -> int:
@@ -36,19 +35,6 @@ def _free(port: int) -> bool:
             return True
         except OSError:
             return False
-
-
-def _stop(popen: subprocess.Popen) -> None:
-    """SIGTERM, then SIGKILL after STOP_TIMEOUT_S: what tests/e2e/conftest.py's stop_process does, kept
-    here so that this module does not import a conftest."""
-    if popen.poll() is not None:
-        return
-    popen.send_signal(signal.SIGTERM)
-    try:
-        popen.wait(STOP_TIMEOUT_S)
-    except subprocess.TimeoutExpired:
-        popen.kill()
-        popen.wait(STOP_TIMEOUT_S)
 
 
 class Cluster:
@@ -86,7 +72,7 @@ class Cluster:
 
     def stop(self) -> None:
         for proc in self.procs:
-            _stop(proc)
+            stop_process(proc)
 
     @staticmethod
     def _await(check, what: str) -> None:
