@@ -20,11 +20,12 @@ def create(http: requests.Session, service: Service, game: str, seats: list[dict
     return created.json()["game_id"]
 
 
-def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False) -> list[dict]:
+def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False,
+              max_pages: int = MAX_PAGES) -> list[dict]:
     """Every event the caller may see (the operator's full log with ops=True), page by page."""
     path = f"/v1/ops/games/{game_id}/events" if ops else f"/v1/games/{game_id}/events"
     events, after = [], 0
-    for _ in range(MAX_PAGES):
+    for _ in range(max_pages):
         page = http.get(service.url(path), params={"after": after, "limit": 500}, headers=headers, timeout=5)
         assert page.status_code == 200, page.text
         body = page.json()
@@ -32,4 +33,4 @@ def event_log(http: requests.Session, service: Service, game_id: str, headers: d
         after = body["next_after"]
         if not body["has_more"]:
             return events
-    raise AssertionError(f"the event log did not end within {MAX_PAGES} pages")
+    raise AssertionError(f"the event log did not end within {max_pages} pages")

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
+from tests.e2e.client import bearer, event_log
 from tests.e2e.conftest import BIN, REPO, Service
 from tests.support.redis_proc import free_port
 
@@ -30,10 +31,6 @@ MATCH_TIMEOUT_S = 60.0      # the whole match; it takes a few seconds
 EVENT_TIMEOUT_S = 10.0      # the longest wait for the next event (a bot move or a deal is milliseconds)
 DROP_AFTER_ACTIONS = 12     # the human's stream is cut just before its 13th action
 HUMAN, BOT = 0, 1
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
 
 
 class EventStream:
@@ -139,20 +136,6 @@ class EventStream:
         return message
 
 
-def operator_log(service: Service, game_id: str) -> list[dict]:
-    events, after = [], 0
-    for _ in range(100):
-        page = requests.get(service.url(f"/v1/ops/games/{game_id}/events"), params={"after": after, "limit": 500},
-                            headers=bearer(service.operator_token), timeout=5)
-        assert page.status_code == 200, page.text
-        body = page.json()
-        events += body["events"]
-        after = body["next_after"]
-        if not body["has_more"]:
-            return events
-    raise AssertionError("the operator log did not end within 100 pages")
-
-
 def test_a_random_human_plays_a_whole_match_against_a_basic_bot(service):
     rng = random.Random(66)
     http = requests.Session()
@@ -216,7 +199,7 @@ def test_a_random_human_plays_a_whole_match_against_a_basic_bot(service):
     assert cut_at is not None and 1 < cut_at < final
 
     # The stream against the operator's full log: same events; hidden parts hidden, the rest the same.
-    full = operator_log(service, game_id)
+    full = event_log(requests, service, game_id, bearer(service.operator_token), ops=True, max_pages=100)
     assert [e["version"] for e in full] == versions
     dealt = 0
     for seen, truth in zip(stream.messages, full):

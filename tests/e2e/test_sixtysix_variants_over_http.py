@@ -11,16 +11,13 @@ import time
 import pytest
 import requests
 
+from tests.e2e.client import bearer, event_log
 from tests.e2e.conftest import Service
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
 WAIT_S = 5  # long-poll while a bot or the worker moves
-
-
-def bearer(token: str) -> dict:
-    return {"Authorization": f"Bearer {token}"}
 
 
 class Client:
@@ -59,19 +56,8 @@ class Client:
         return response.json()
 
     def events(self, game_id: str, token: str | None = None, operator: bool = False) -> list[dict]:
-        path = f"/v1/ops/games/{game_id}/events" if operator else f"/v1/games/{game_id}/events"
         headers = bearer(self.service.operator_token if operator else token) if (operator or token) else {}
-        events, after = [], 0
-        for _ in range(100):
-            page = self.http.get(self.service.url(path), params={"after": after, "limit": 500}, headers=headers,
-                                 timeout=5)
-            assert page.status_code == 200, page.text
-            body = page.json()
-            events += body["events"]
-            after = body["next_after"]
-            if not body["has_more"]:
-                return events
-        raise AssertionError("the event log did not end within 100 pages")
+        return event_log(self.http, self.service, game_id, headers, ops=operator, max_pages=100)
 
 
 def check_hidden(seen: list[dict], truth: list[dict], seat: int | None) -> int:
