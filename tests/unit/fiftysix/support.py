@@ -122,3 +122,15 @@ def fill_hands(players, fixed, voids=None):
 
 def deck_for(players, dealer, fixed, voids=None):
     return deck_from_hands(fill_hands(players, fixed, voids), dealer)
+
+
+KINGS_AND_QUEENS = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC", "KS", "QS", "KH", "QH"]
+
+
+def first_hand_match(hand: list[str], dealer: int = 3) -> "Match":
+    """A 4-player match whose seat 0 holds `hand`; the other seats get the rest of DECK_113 in order."""
+    rest = list(DECK_113)
+    for card in hand:
+        rest.remove(card)
+    hands = [hand] + [rest[i * 12:(i + 1) * 12] for i in range(3)]
+    return Match(deck=deck_from_hands(hands, dealer))

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.fiftysix import bots
-from tests.unit.fiftysix.support import DECK_113, Match, bot_view, deck_from_hands, play_match
+from tests.unit.fiftysix.support import DECK_113, KINGS_AND_QUEENS, Match, bot_view, first_hand_match, play_match
 
 
 @settings(max_examples=20, deadline=None)
@@ -50,12 +50,7 @@ def test_basic_does_not_outbid_its_partner_and_bids_a_strong_hand():
 
 
 def test_basic_passes_a_weak_hand():
-    weak = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC", "KS", "QS", "KH", "QH"]
-    rest = list(DECK_113)
-    for card in weak:
-        rest.remove(card)
-    hands = [weak] + [rest[i * 12:(i + 1) * 12] for i in range(3)]
-    m = Match(deck=deck_from_hands(hands, 3))
+    m = first_hand_match(KINGS_AND_QUEENS)
     assert bots.choose(view_of(m, 0), "basic", random.Random(0)) == {"type": "pass"}
 
 

@@ -14,7 +14,8 @@ from games.fiftysix.expert_auction import finish
 from games.fiftysix.expert_hand import Model
 from games.fiftysix.expert_sim import Deal, basic_card
 from games.fiftysix.expert_world import Sampler, played_by, voids
-from tests.unit.fiftysix.support import DECK_113, Match, bot_view, deck_for, deck_from_hands
+from tests.unit.fiftysix.support import (KINGS_AND_QUEENS, Match, bot_view, deck_for, deck_from_hands,
+                                         first_hand_match)
 
 SAMPLES = 240
 
@@ -35,18 +36,26 @@ def dealt(seed: int, dealer: int = 0) -> Match:
 
 # --- judgements ---------------------------------------------------------------------------------
 
-def partner_winning_position() -> Match:
-    """Spades trump. Seat 0 leads QH, seat 1 takes over with JH, seat 2 follows KH. Seat 3 (seat 1's
-    partner, last to play) has no heart: it could trump its partner's trick or throw a plain card."""
-    fixed = {0: ["QH", "TH"], 1: ["JH", "AH"], 2: ["KH", "9H"],
-             3: ["9S", "AS", "KS", "QD", "KD", "QC", "KC", "TD", "TC", "AD", "AC", "9D"]}
+LAST_SEAT_WITHOUT_HEARTS = ["9S", "AS", "KS", "QD", "KD", "QC", "KC", "TD", "TC", "AD", "AC", "9D"]
+
+
+def heart_trick_for_the_last_seat(hearts: dict[int, list[str]]) -> Match:
+    """Seat 0 bids 28 in spades, all pass; seats 0, 1, 2 play the first heart of `hearts[seat]` to the
+    first trick. Seat 3, last to play, has no heart (LAST_SEAT_WITHOUT_HEARTS)."""
+    fixed = {**hearts, 3: LAST_SEAT_WITHOUT_HEARTS}
     m = Match(first_dealer=3, deck=deck_for(4, 3, fixed, voids={3: "H"}))
     m.bid(0, 28, "S")
     for seat in (1, 2, 3):
         m.pass_(seat)
-    for seat, card in ((0, "QH"), (1, "JH"), (2, "KH")):
-        m.play(seat, card)
+    for seat in (0, 1, 2):
+        m.play(seat, hearts[seat][0])
     return m
+
+
+def partner_winning_position() -> Match:
+    """Spades trump. Seat 0 leads QH, seat 1 takes over with JH, seat 2 follows KH. Seat 3 (seat 1's
+    partner, last to play) has no heart: it could trump its partner's trick or throw a plain card."""
+    return heart_trick_for_the_last_seat({0: ["QH", "TH"], 1: ["JH", "AH"], 2: ["KH", "9H"]})
 
 
 @pytest.mark.parametrize("level", ["basic", "expert"])
@@ -63,13 +72,7 @@ def test_does_not_trump_its_partners_winning_trick(level):
 
 
 def test_expert_does_not_bid_a_hopeless_hand():
-    weak = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC", "KS", "QS", "KH", "QH"]
-    rest = list(DECK_113)
-    for card in weak:
-        rest.remove(card)
-    hands = [weak] + [rest[i * 12:(i + 1) * 12] for i in range(3)]
-    m = Match(deck=deck_from_hands(hands, 3))
-    action, values = expert_choice(view_of(m, 0))
+    action, values = expert_choice(view_of(first_hand_match(KINGS_AND_QUEENS), 0))
     assert action["type"] != "bid"
     assert set(values) == {"pass", "bid"}
 
@@ -90,14 +93,7 @@ def test_expert_bids_a_very_strong_hand():
 def test_expert_trumps_an_opponents_rich_trick_when_last_to_play():
     """Spades trump. Seat 0 leads JH, seat 1 plays QH, seat 2 plays 9H: five points, the opponents
     winning. Seat 3, last and without hearts, takes them with a trump rather than throwing a card."""
-    fixed = {0: ["JH", "TH"], 1: ["QH", "AH"], 2: ["9H", "KH"],
-             3: ["9S", "AS", "KS", "QD", "KD", "QC", "KC", "TD", "TC", "AD", "AC", "9D"]}
-    m = Match(first_dealer=3, deck=deck_for(4, 3, fixed, voids={3: "H"}))
-    m.bid(0, 28, "S")
-    for seat in (1, 2, 3):
-        m.pass_(seat)
-    for seat, card in ((0, "JH"), (1, "QH"), (2, "9H")):
-        m.play(seat, card)
+    m = heart_trick_for_the_last_seat({0: ["JH", "TH"], 1: ["QH", "AH"], 2: ["9H", "KH"]})
     action, values = expert_choice(view_of(m, 3))
     assert action["card"][1] == "S"
     assert values[action["card"]] > values["QD"]
