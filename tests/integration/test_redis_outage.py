@@ -14,7 +14,7 @@ import redis
 from service.usecases import Talon
 
 from tests.support.redis_proc import RedisProcess
-from tests.support.talon import auth, make_app, run_jobs
+from tests.support.talon import auth, await_finished, make_app, run_jobs
 
 
 @pytest.fixture
@@ -82,10 +82,7 @@ def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
         own_redis.start()
         talon = Talon(redis.Redis.from_url(own_redis.url))
         created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=4)
-        deadline = time.monotonic() + 40
-        while talon.table(created.game_id).status != "finished":
-            assert time.monotonic() < deadline, "the worker did not resume:\n" + log.read_text()
-            time.sleep(0.2)
+        await_finished(talon, created.game_id, 40, lambda: "the worker did not resume:\n" + log.read_text())
     finally:
         worker.terminate()
         worker.wait(10)

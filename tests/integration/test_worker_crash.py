@@ -11,7 +11,7 @@ from pathlib import Path
 
 from events.store import EventStore
 from service.usecases import Talon
-from tests.support.talon import run_jobs
+from tests.support.talon import await_finished, run_jobs
 
 REPO = Path(__file__).resolve().parents[2]
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]
@@ -49,10 +49,8 @@ def test_sigkilled_worker_loses_no_move_and_repeats_none(r, redis_url, tmp_path)
 
     worker = start_worker(redis_url, log)
     try:
-        deadline = time.monotonic() + 60
-        while talon.table(crashed.game_id).status != "finished":
-            assert time.monotonic() < deadline, "the match did not finish after the crash:\n" + log.read_text()
-            time.sleep(0.2)
+        await_finished(talon, crashed.game_id, 60,
+                       lambda: "the match did not finish after the crash:\n" + log.read_text())
     finally:
         worker.terminate()
         worker.wait(10)

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import random
+import time
+from typing import Callable
 
 import redis
 from rq import Queue, SimpleWorker
@@ -33,3 +35,11 @@ def auth(token: str) -> dict:
 
 def random_legal(view: dict, rng: random.Random) -> dict:
     return rng.choice(view["legal_actions"])
+
+
+def await_finished(talon, game_id: str, timeout_s: float, failure: Callable[[], str]) -> None:
+    """Polls until the match is finished; after `timeout_s` fails with `failure()` (e.g. a worker's log)."""
+    deadline = time.monotonic() + timeout_s
+    while talon.table(game_id).status != "finished":
+        assert time.monotonic() < deadline, failure()
+        time.sleep(0.2)
