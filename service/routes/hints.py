@@ -41,7 +41,8 @@ def get_hint(game_id):
     action, values = bots.decide(view, "expert", seed=f"hint:{game_id}:{table.version}:{who.seat}",
                                  stop=lambda: time.monotonic() > deadline)
     # An action the expert proved dominated (and never plays) has no value of its own: null.
-    rows = [{"action": a, "value": None if values is None or bots.action_key(a) not in values
-             else round(values[bots.action_key(a)], 3)} for a in view["legal_actions"]]
+    searched = values or {}
+    rows = [{"action": a, "value": None if (v := searched.get(bots.action_key(a))) is None else round(v, 3)}
+            for a in view["legal_actions"]]
     return json_response({"version": table.version, "seat": who.seat, "level": "expert", "suggestion": action,
                           "searched": values is not None, "values": rows})
