@@ -133,10 +133,14 @@ def candidates(state: State, seat: int) -> list[dict]:
 def legal_actions(state: State, seat: int | None) -> list[dict]:
     if seat is None or seat not in to_act(state):
         return []
-    allowed = []
+    # check() = check_turn + CHECKS: with the seat to act, check_turn passes exactly the phase's types,
+    # so it is applied once here instead of raising for every candidate of another type.
+    allowed, types = [], PHASES[state.phase]
     for action in candidates(state, seat):
+        if action["type"] not in types:
+            continue
         try:
-            check(state, seat, action)
+            CHECKS[action["type"]](state, seat, action)
         except RuleError:
             continue
         allowed.append(action)
