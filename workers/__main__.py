@@ -37,9 +37,13 @@ def main() -> None:
 def work_through_outages(queue: Queue, connection: redis.Redis) -> None:
     """Run the worker; when Redis goes away, wait for it and start a fresh worker (rq's own loop gives
     up on a lost connection). Returns when the worker is stopped by a signal."""
+    # rq sets its loggers to INFO on import; LOG_LEVEL (the root logger's level) decides for them too.
+    level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
     while True:
         try:
-            SimpleWorker([queue], connection=connection).work(with_scheduler=True)
+            worker = SimpleWorker([queue], connection=connection)
+            worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
+            worker.work(with_scheduler=True, logging_level=level)
             return
         except (redis.ConnectionError, redis.TimeoutError) as lost:
             log.warning("Redis is unreachable (%s); waiting for it", lost)

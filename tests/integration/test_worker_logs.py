@@ -1,0 +1,48 @@
+"""The worker process (`python -m workers`) logs at LOG_LEVEL, rq's own lines included (rq sets its
+logger to INFO when imported), and says each job's start and end, not its result's lifespan."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from service.usecases import Talon
+from tests.support.talon import await_finished
+
+REPO = Path(__file__).resolve().parents[2]
+SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]
+
+
+def play_one_match(redis_url: str, r, level: str, log_path: Path) -> None:
+    env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": level, "LOG_FORMAT": "json"}
+    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=REPO, env=env,
+                              stdout=open(log_path, "wb"), stderr=subprocess.STDOUT)
+    try:
+        talon = Talon(r)
+        game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
+        await_finished(talon, game.game_id, 60, lambda: "no finished match:\n" + log_path.read_text())
+        time.sleep(0.2)  # the last job's closing lines
+    finally:
+        worker.terminate()
+        worker.wait(10)
+
+
+def lines(log_path: Path) -> list[dict]:
+    return [json.loads(line) for line in log_path.read_text().splitlines() if line.startswith("{")]
+
+
+def test_warning_level_silences_rqs_job_lines(r, redis_url, tmp_path):
+    log = tmp_path / "worker.log"
+    play_one_match(redis_url, r, "WARNING", log)
+    assert [line for line in lines(log) if line["level"] in ("DEBUG", "INFO")] == []
+
+
+def test_info_level_logs_jobs_without_result_lifespans(r, redis_url, tmp_path):
+    log = tmp_path / "worker.log"
+    play_one_match(redis_url, r, "INFO", log)
+    messages = [line["msg"] for line in lines(log) if line["logger"] == "rq.worker"]
+    assert any("Job OK" in m for m in messages), messages[:5]
+    assert not any("result is kept" in m for m in messages)
