@@ -2,7 +2,8 @@
 
 `run(stack, "service", clients, seconds)`: each client plays its own two-human `2p24` Sixty-Six match
 (both seats' tokens) by random legal actions; one step is GET the acting seat's view, POST one action
-(If-Match, Idempotency-Key). While the worker scores and deals, the client long-polls (not a step).
+(If-Match, Idempotency-Key). While the worker scores and deals, the client long-polls (not a step),
+as soon as an answer shows that nobody may act, and GETs next with the token of the seat to act.
 A finished match is followed by a new one.
 
 `run(stack, "bare", clients, seconds)`: the same clients against bench/bare.py on the same gunicorn
@@ -180,6 +181,9 @@ def new_match(conn: Connection) -> tuple[str, list[str]]:
 
 def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str], stats: LoadStats,
           end_at: float) -> None:
+    """Steps until the match ends (or the time is up). When an answer shows that nobody may act (the
+    worker scores the round and deals the next), the client long-polls from that version, and the
+    long-poll's answer says whose turn it is, so the next step GETs with the right seat's token."""
     path, seat = f"/v1/games/{game_id}", 0
     while time.time() < end_at:
         t0 = time.perf_counter()
@@ -188,10 +192,8 @@ def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str],
         if view["status"] == "finished":
             stats.matches_finished += 1
             return
-        if not view["to_act"]:                # the worker is scoring the round and dealing the next
-            stats.waits += 1
-            conn.request("GET", f"{path}?wait={WAIT_S}",
-                         headers={**bearer(tokens[seat]), "If-None-Match": f'"{view["version"]}"'})
+        if not view["to_act"]:
+            seat = _await_turn(conn, path, tokens, seat, view["version"], stats)
             continue
         if seat not in view["to_act"]:
             seat = view["to_act"][0]
@@ -210,3 +212,17 @@ def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str],
         after = orjson.loads(body)
         if after["to_act"]:
             seat = after["to_act"][0]
+        elif after["status"] != "finished":
+            seat = _await_turn(conn, path, tokens, seat, after["version"], stats)
+
+
+def _await_turn(conn: Connection, path: str, tokens: list[str], seat: int, version: int, stats: LoadStats) -> int:
+    """Long-polls (not a step) until the version moves past `version`; returns the seat to act next."""
+    stats.waits += 1
+    status, body = conn.request("GET", f"{path}?wait={WAIT_S}",
+                                headers={**bearer(tokens[seat]), "If-None-Match": f'"{version}"'})
+    if status == 200:
+        to_act = orjson.loads(body)["to_act"]
+        if to_act:
+            return to_act[0]
+    return seat
