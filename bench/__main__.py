@@ -34,7 +34,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="load time per target (default 20)")
     parser.add_argument("--growth", type=int, nargs="+", default=[1000, 10_000, 100_000],
                         help="stored finished games for the growth runs (default 1000 10000 100000)")
-    parser.add_argument("--growth-seconds", type=float, default=10.0, help="load time per growth run (default 10)")
+    parser.add_argument("--growth-seconds", type=float, default=18.0,
+                        help="load time per number of stored games, all rounds together (default 18)")
+    parser.add_argument("--growth-rounds", type=int, default=3,
+                        help="rounds of alternating slices over the stored-games stacks (default 3)")
     parser.add_argument("--views", type=int, default=200, help="view GETs of the longest and the new game")
     parser.add_argument("--fifty-six-players", type=int, default=8, choices=(4, 6, 8))
     parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at once per game (default 4)")
@@ -59,9 +62,9 @@ def main(argv: list[str] | None = None) -> None:
         engine_stats = engine_figures(stack, players56, args.repetitions)
         print(f"view GETs of the longest and a new game, {args.views} each ...", flush=True)
         views = growth.long_and_new(stack, args.views, players=players56)
-        print(f"growth: {', '.join(map(str, args.growth))} stored finished games ...", flush=True)
-        rows, source = growth.growth(stack, args.growth, args.clients, args.growth_seconds)
-        source_memory = figures.memory(stack, [source])
+        print(f"growth: a stack each with {', '.join(map(str, args.growth))} stored finished games, "
+              f"{args.growth_rounds} rounds of alternating slices ...", flush=True)
+        rows, source_memory = growth.growth(args.growth, args.clients, args.growth_seconds, args.growth_rounds)
         print(f"bots: {args.bot_matches} all-bot matches per game, up to {args.bot_seconds:g} s each ...", flush=True)
         bot_stats = [bots.run(stack, label, game, options, players56 if game == "fifty-six" else seats,
                               args.bot_matches, args.bot_seconds)
@@ -195,8 +198,9 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
     pct = lambda v: f"{figures.percentile(v, 99) * 1000:.1f} ms" if v else "-"  # noqa: E731
     ratio = service.per_second / bare.per_second if bare.per_second else 0.0
     first, last = rows[0], rows[-1]
-    p50 = lambda r: figures.percentile(r.load.post_s, 50) if r.load.post_s else float("nan")  # noqa: E731
+    p50 = growth.GrowthRow.post_p50
     latency_growth = p50(last) / p50(first) - 1
+    per_round = growth.round_growth(rows)
     new, longest = (views[1], views[0])
     view_ratio = growth.median_ms(longest.http_s) / growth.median_ms(new.http_s)
     per_match = statistics.mean(source_memory.per_match)
@@ -208,7 +212,8 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
         (f"POST p99 at {args.clients} clients", pct(service.post_s), "<= 50 ms",
          f"p50 {figures.percentile(service.post_s, 50) * 1000:.1f} ms; bare POST p99 {pct(bare.post_s)}"),
         (f"latency growth {first.stored:,} -> {last.stored:,} stored", f"{latency_growth * 100:+.0f}%", "<= 10%",
-         f"POST p50 {p50(first) * 1000:.1f} -> {p50(last) * 1000:.1f} ms"),
+         f"POST p50 {p50(first) * 1000:.1f} -> {p50(last) * 1000:.1f} ms, slices alternating; per round "
+         + ", ".join(f"{g * 100:+.0f}%" for g in per_round)),
         ("view GET, longest / new game", f"{view_ratio:.2f}x", "<= 1.5x",
          f"median {growth.median_ms(longest.http_s):.2f} vs {growth.median_ms(new.http_s):.2f} ms over HTTP"),
         ("Redis memory per finished 2p24 match", f"{per_match / 1024:.1f} KiB", "<= 32 KB",
@@ -233,7 +238,9 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
                        "; ".join(f"{name} {ms:.2f}" for name, ms in use.items())))
     for r in rows:
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
-                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)}; GET p50 "
+                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 "
+                       + "/".join(f"{figures.percentile(s.post_s, 50) * 1000:.1f}" for s in r.slices if s.post_s)
+                       + f" ms); GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "
                        f"{r.used_memory / 2**20:,.0f} MiB; copies written in {r.seed_s:.1f} s"))
     for v in views:

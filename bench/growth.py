@@ -1,14 +1,21 @@
 """Growth figures: the closed-loop load with 1,000 / 10,000 / 100,000 finished games stored, Redis memory
-as they pile up, and the view GET of the longest game against one just started."""
+as they pile up, and the view GET of the longest game against one just started.
+
+Each number of stored games gets a stack of its own (Redis, API, worker), all up at once, and the load
+runs in rounds of one slice per stack, the order reversed every other round: a slowdown of the machine
+in the meantime falls on every size alike, as in the service/bare comparison, instead of reading as
+growth. (Measured one after the other in 10-second runs, the same code gave +29% once and -21% the next.)
+"""
 from __future__ import annotations
 
 import statistics
 import time
-from dataclasses import dataclass
+from contextlib import ExitStack
+from dataclasses import dataclass, field
 
 import redis
 
-from bench import load, seeding
+from bench import figures, load, seeding
 from bench.figures import percentile
 from bench.stack import Stack
 from events.repository import Repository
@@ -23,7 +30,11 @@ class GrowthRow:
     stored: int
     used_memory: int
     seed_s: float
-    load: load.LoadStats
+    load: load.LoadStats                                   # all slices together
+    slices: list[load.LoadStats] = field(default_factory=list)
+
+    def post_p50(self) -> float:
+        return percentile(self.load.post_s, 50) if self.load.post_s else float("nan")
 
 
 def template(store: EventStore, seed: int = 66) -> str:
@@ -31,21 +42,42 @@ def template(store: EventStore, seed: int = 66) -> str:
     return seeding.play(store, "sixty-six", {"variant": "2p24"}, 2, seed=seed).game_id
 
 
-def growth(stack: Stack, sizes: list[int], clients: int, seconds: float) -> tuple[list[GrowthRow], str]:
-    client = redis.Redis.from_url(stack.redis_url)
-    store = EventStore(client)
-    rows, stored = [], 0
-    try:
-        source = template(store)
+def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
+           ) -> tuple[list[GrowthRow], figures.MemoryStats]:
+    """`seconds` of load per size, in `rounds` slices alternating over the sizes' stacks. Returns the
+    rows and the Redis memory of the stored match (in the largest stack)."""
+    with ExitStack() as running:
+        rows, stacks = [], []
         for size in sizes:
-            seed_s = seeding.copy_finished(client, store, source, size - stored)
-            stored = size
+            stack = running.enter_context(Stack())
+            client = redis.Redis.from_url(stack.redis_url)
+            store = EventStore(client)
+            source = template(store)                     # stored game number one
+            seed_s = seeding.copy_finished(client, store, source, size - 1)
+            stacks.append((stack, client, source))
+            rows.append(GrowthRow(size, 0, seed_s, load.LoadStats("service", clients)))
+        for row, (_, client, _) in zip(rows, stacks):
             _await_aof_rewrite(client)
-            used = client.info("memory")["used_memory"]
-            rows.append(GrowthRow(size, used, seed_s, load.run(stack, "service", clients, seconds)))
-    finally:
-        client.close()
-    return rows, source
+            row.used_memory = client.info("memory")["used_memory"]
+        for round_ in range(rounds):
+            order = list(zip(rows, stacks))
+            for row, (stack, _, _) in (order if round_ % 2 == 0 else reversed(order)):
+                part = load.run(stack, "service", clients, seconds / rounds)
+                row.slices.append(part)
+                row.load.merge(part)
+                row.load.seconds += part.seconds
+        largest, _, source = stacks[-1]
+        memory = figures.memory(largest, [source])
+        for _, client, _ in stacks:
+            client.close()
+        return rows, memory
+
+
+def round_growth(rows: list[GrowthRow]) -> list[float]:
+    """POST p50 growth, largest over smallest size, within each round (how much the figure moves)."""
+    first, last = rows[0], rows[-1]
+    return [percentile(b.post_s, 50) / percentile(a.post_s, 50) - 1
+            for a, b in zip(first.slices, last.slices) if a.post_s and b.post_s]
 
 
 def _await_aof_rewrite(client: redis.Redis) -> None:

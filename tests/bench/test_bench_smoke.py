@@ -6,7 +6,7 @@ from __future__ import annotations
 from bench.__main__ import main
 
 TINY = ["--matches", "1", "--repetitions", "2", "--clients", "2", "--seconds", "1", "--growth", "5", "15",
-        "--growth-seconds", "0.5", "--views", "3", "--fifty-six-players", "4", "--bot-matches", "1",
+        "--growth-seconds", "1", "--growth-rounds", "2", "--views", "3", "--fifty-six-players", "4", "--bot-matches", "1",
         "--bot-seconds", "2"]
 
 
