@@ -34,10 +34,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seconds", type=float, default=20.0, help="load time per target (default 20)")
     parser.add_argument("--growth", type=int, nargs="+", default=[1000, 10_000, 100_000],
                         help="stored finished games for the growth runs (default 1000 10000 100000)")
-    parser.add_argument("--growth-seconds", type=float, default=18.0,
-                        help="load time per number of stored games, all rounds together (default 18)")
-    parser.add_argument("--growth-rounds", type=int, default=3,
-                        help="rounds of alternating slices over the stored-games stacks (default 3)")
+    parser.add_argument("--growth-seconds", type=float, default=24.0,
+                        help="load time per number of stored games, all rounds together (default 24)")
+    parser.add_argument("--growth-rounds", type=int, default=6,
+                        help="rounds of alternating slices over the stored-games stacks (default 6)")
     parser.add_argument("--views", type=int, default=200, help="view GETs of the longest and the new game")
     parser.add_argument("--fifty-six-players", type=int, default=8, choices=(4, 6, 8))
     parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at once per game (default 4)")
@@ -82,7 +82,7 @@ def _with_players(games_list, players56: int):
              players56 if game == "fifty-six" else seats) for label, game, options, seats in games_list]
 
 
-def compare(stack: Stack, clients: int, seconds: float, rounds: int = 2) -> tuple[load.LoadStats, load.LoadStats]:
+def compare(stack: Stack, clients: int, seconds: float, rounds: int = 4) -> tuple[load.LoadStats, load.LoadStats]:
     """The service and the bare endpoints in alternating slices, so both share whatever else runs.
     Each gets the CPU its processes spent (`.cpu`, bench/cpu.py)."""
     totals = {"service": load.LoadStats("service", clients), "bare": load.LoadStats("bare", clients)}
