@@ -26,6 +26,7 @@ import hashlib
 import logging
 import re
 import zlib
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -41,6 +42,8 @@ log = logging.getLogger("talon.events")
 
 LOBBY_STATUSES = ("waiting", "active", "finished")
 IDEMPOTENCY_TTL_S = 24 * 3600
+# redis-py 8 gives clients a 5 s socket timeout unless told otherwise (earlier versions: none).
+DEFAULT_SOCKET_TIMEOUT_S = 5.0
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # Printable ASCII without space, as an HTTP `Idempotency-Key` carries it.
@@ -176,6 +179,7 @@ class EventStore:
         self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
         self._import = client.register_script(scripts.IMPORT)
+        self._block_slice_s = _block_slice_s(client)
 
     # Key names: the only place they are built.
 
@@ -295,18 +299,24 @@ class EventStore:
     def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
         """Events with version > after as soon as there are any; [] after `timeout_s`.
 
-        A plain XREAD BLOCK: redis-py takes a pool connection for it and returns it after, so waits
-        share no state. The client's socket_timeout (if any) must be longer than `timeout_s`.
+        XREAD BLOCK, in slices shorter than the client's socket timeout (redis-py 8 sets 5 s by
+        default, and a read that outlasts it fails as if Redis were gone): a long-poll of 30 s is a
+        few XREADs. redis-py takes a pool connection for each and returns it after, so waits share no
+        state.
         """
         key = self._key(game_id, "events")
-        # BLOCK 0 would wait for ever: a timeout of zero means "do not block".
-        block_ms = max(1, int(timeout_s * 1000)) if timeout_s > 0 else None
-        reply = self.client.xread({key: f"{after}-0"}, block=block_ms)
-        if not reply:
-            return []
-        # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]}.
-        entries = next(iter(reply.values()))[0] if isinstance(reply, dict) else reply[0][1]
-        return self._decode(entries)
+        deadline = time.monotonic() + timeout_s
+        while True:
+            remaining = deadline - time.monotonic()
+            # BLOCK 0 would wait for ever: a timeout of zero means "do not block".
+            block_ms = max(1, int(min(remaining, self._block_slice_s) * 1000)) if remaining > 0 else None
+            reply = self.client.xread({key: f"{after}-0"}, block=block_ms)
+            if reply:
+                # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]}.
+                entries = next(iter(reply.values()))[0] if isinstance(reply, dict) else reply[0][1]
+                return self._decode(entries)
+            if block_ms is None or time.monotonic() >= deadline:
+                return []
 
     def load(self, game_id: str, engine_version: str) -> tuple[Snapshot | None, list[StoredEvent]]:
         """The latest snapshot taken under `engine_version` (or None) and every event after it."""
@@ -415,6 +425,17 @@ class EventStore:
         if self.followups is not None and lobby_target:
             self.followups.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
         return int(reply[1])
+
+
+def _block_slice_s(client) -> float:
+    """The longest XREAD BLOCK that ends before the client's socket timeout (a second to spare)."""
+    kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
+    if kwargs is None:  # a Redis Cluster client
+        kwargs = getattr(getattr(client, "nodes_manager", None), "connection_kwargs", None) or {}
+    timeout = kwargs.get("socket_timeout", DEFAULT_SOCKET_TIMEOUT_S)
+    if timeout is None:
+        return float("inf")
+    return max(timeout - 1.0, timeout / 2)
 
 
 def _check_idempotency_key(key: str) -> str:

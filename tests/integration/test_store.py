@@ -259,6 +259,20 @@ def test_wait_times_out_with_nothing(store):
     assert store.wait("g1", 1, 0) == []
 
 
+def test_a_wait_longer_than_the_socket_timeout_neither_fails_nor_misses_events(r, redis_url):
+    # redis-py 8 clients have a 5 s socket timeout by default: one XREAD BLOCK longer than it fails.
+    store = EventStore(redis.Redis.from_url(redis_url, socket_timeout=0.5))
+    store.append("g1", [ev()], 0)
+    started = time.monotonic()
+    assert store.wait("g1", 1, 1.3) == []
+    assert 1.2 < time.monotonic() - started < 2.5
+    timer = threading.Timer(1.1, lambda: store.append("g1", [ev(card="AS")], 1))
+    timer.start()
+    events = store.wait("g1", 1, 5)
+    timer.join()
+    assert [(e.version, e.data) for e in events] == [(2, {"card": "AS"})]
+
+
 def test_waits_do_not_block_other_calls(store):
     """Blocking reads each take their own pool connection: appends and reads go on meanwhile."""
     results: list = []
