@@ -10,7 +10,7 @@ from games import table as tables
 from games.errors import RuleError
 from service import examples, stream
 from service.http import (bearer_token, caller, idempotency_key, if_match_versions, is_operator_token,
-                          json_response, problems, talon, view_response)
+                          json_response, problems, settings, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
@@ -73,7 +73,7 @@ def get_game(query, game_id):
     table = app.table(game_id)
     who = caller(table, bearer_token())
     known = _if_none_match()
-    wait = query.get("wait")
+    wait = min(query.get("wait") or 0, settings().long_poll_max_s)
     if wait:
         table = app.wait_for_change(table, known if known is not None else table.version, wait)
     if known is not None and known == table.version:

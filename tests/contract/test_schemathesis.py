@@ -11,11 +11,14 @@ from tests.support.talon import make_app
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 schema = schemathesis.openapi.from_path(str(SPEC))
+# The spec allows ?wait= up to 30 s; the server caps it (Settings.long_poll_max_s), here short, so that
+# generated long-polls on games nobody moves do not each hold the run for up to 30 s.
+LONG_POLL_S = 0.2
 
 
 @pytest.fixture(scope="module")
 def app(redis_url):
-    return make_app(redis_url)
+    return make_app(redis_url, long_poll_max_s=LONG_POLL_S)
 
 
 @pytest.fixture(scope="module")

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import threading
+import time
 
 import pytest
 
@@ -97,6 +98,15 @@ def test_long_poll_times_out_with_not_modified(client):
     version = client.get(f"/v1/games/{game_id}").json["version"]
     polled = client.get(f"/v1/games/{game_id}?wait=0.3", headers={"If-None-Match": f'"{version}"'})
     assert polled.status_code == 304
+
+
+def test_long_poll_is_capped_by_the_server(r, redis_url):
+    client = make_app(redis_url, long_poll_max_s=0.3).test_client()
+    game_id, _ = start(client)
+    version = client.get(f"/v1/games/{game_id}").json["version"]
+    started = time.monotonic()
+    polled = client.get(f"/v1/games/{game_id}?wait=20", headers={"If-None-Match": f'"{version}"'})
+    assert polled.status_code == 304 and time.monotonic() - started < 5
 
 
 def test_spectator_sees_no_hand_and_seats_see_only_their_own(client, store):
