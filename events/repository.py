@@ -95,6 +95,13 @@ class Repository:
             self._remember(aggregate_id, state, loaded.head[1])
         return state
 
+    def held(self, aggregate_id: str) -> Any | None:
+        """The state this repository loaded or saved last for the id, without asking the store: it may
+        be behind. Only for a caller whose append states the version it decided on (a stale state then
+        fails the append's version check and nothing is written)."""
+        known = self._recent.get(aggregate_id)
+        return known.state if known is not None else None
+
     def fold(self, state: Any, events: Sequence[StoredEvent]) -> Any:
         for event in events:
             state = self.folding.evolve(state, _as_event(event))

@@ -171,6 +171,36 @@ class Talon:
             return Outcome(after, replayed=result.replayed)
         raise AssertionError("unreachable")
 
+    def held_table(self, game_id: str) -> tables.Table | None:
+        """The table this process holds for the game, without a round trip: it may be behind."""
+        return self.tables.held(game_id)
+
+    def act_on_held(self, game_id: str, seat: int, action: dict, table: tables.Table, *,
+                    if_match: Collection[int] | None = None, idempotency_key: str | None = None) -> Outcome | None:
+        """`act` in one attempt on a held table that may be behind, saving the load's round trip.
+
+        None when that table cannot decide the request (If-Match names another version, the rules refuse,
+        or the append finds a newer version): nothing was written, and the caller loads the table and
+        decides again with `act`, who may act included (the seat was authenticated on this table only).
+        An idempotent retry is answered from its record by the append, whatever the held version."""
+        if if_match is not None and table.version not in if_match:
+            return None
+        try:
+            events = tables.act(table, seat, action)
+        except GameError:
+            return None
+        fingerprint = _fingerprint(seat, action) if idempotency_key else None
+        try:
+            after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
+                                             fingerprint=fingerprint, meta=partial(self._meta, table))
+        except IdempotencyMismatch:
+            raise IdempotencyKeyReused() from None
+        except VersionConflict:
+            return None
+        if not result.replayed:
+            self.jobs.followups(after)
+        return Outcome(after, replayed=result.replayed)
+
     # -- the workers' jobs ------------------------------------------------------------------------
 
     def advance(self, game_id: str, version: int) -> bool:

@@ -120,6 +120,9 @@ def claim_seat(body, game_id):
 def post_action(action, game_id):
     """Play one action, exactly as listed in the view's `legal_actions`"""
     app = talon()
+    outcome, seat = _act_on_held(app, game_id, action)
+    if outcome is not None:
+        return view_response(outcome.table, seat, 200 if outcome.replayed else 201)
     table = app.table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
@@ -132,6 +135,24 @@ def post_action(action, game_id):
         raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,
                       legal_actions=tables.seat_view(current, who.seat)["legal_actions"]) from None
     return view_response(outcome.table, who.seat, 200 if outcome.replayed else 201)
+
+
+def _act_on_held(app, game_id: str, action: dict):
+    """The common case without loading the table: the one this process holds (from the seat's last GET)
+    decides, and the append's version check proves it was current. (None, None) when the held table
+    is missing, refuses the caller, or cannot decide: the route then loads it and goes the full way."""
+    held = app.held_table(game_id)
+    if held is None:
+        return None, None
+    try:
+        who = caller(held, bearer_token(), required=True)
+    except Problem:
+        return None, None
+    if who.seat is None:
+        return None, None
+    outcome = app.act_on_held(game_id, who.seat, action, held, if_match=if_match_versions(),
+                              idempotency_key=idempotency_key())
+    return outcome, who.seat
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
