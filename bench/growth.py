@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 import redis
 
-from bench import figures, load, seeding
+from bench import cpu, figures, load, seeding
 from bench.figures import percentile
 from bench.stack import Stack
 from events.repository import Repository
@@ -32,6 +32,7 @@ class GrowthRow:
     seed_s: float
     load: load.LoadStats                                   # all slices together
     slices: list[load.LoadStats] = field(default_factory=list)
+    elsewhere_s: float = 0.0        # CPU spent outside this stack and the load generator during its slices
 
     def post_p50(self) -> float:
         return percentile(self.load.post_s, 50) if self.load.post_s else float("nan")
@@ -57,12 +58,14 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
             stacks.append((stack, client, source))
             rows.append(GrowthRow(size, 0, seed_s, load.LoadStats("service", clients)))
         for row, (_, client, _) in zip(rows, stacks):
-            _await_aof_rewrite(client)
+            _rewrite_aof(client)
             row.used_memory = client.info("memory")["used_memory"]
         for round_ in range(rounds):
             order = list(zip(rows, stacks))
             for row, (stack, _, _) in (order if round_ % 2 == 0 else reversed(order)):
-                part = load.run(stack, "service", clients, seconds / rounds)
+                with cpu.CpuMeter(stack, "service") as meter:
+                    part = load.run(stack, "service", clients, seconds / rounds)
+                row.elsewhere_s += meter.elsewhere_s
                 row.slices.append(part)
                 row.load.merge(part)
                 row.load.seconds += part.seconds
@@ -80,11 +83,24 @@ def round_growth(rows: list[GrowthRow]) -> list[float]:
             for a, b in zip(first.slices, last.slices) if a.post_s and b.post_s]
 
 
-def _await_aof_rewrite(client: redis.Redis) -> None:
-    """A background AOF rewrite (a fork writing the whole data set) would take a core from the load."""
+def _rewrite_aof(client: redis.Redis) -> None:
+    """Rewrites the append-only file now and waits for it: a rewrite (a fork writing the whole data set)
+    that Redis started by itself during the load, as the file doubles, would take a core from it."""
     deadline = time.monotonic() + AOF_WAIT_S
-    while client.info("persistence").get("aof_rewrite_in_progress") and time.monotonic() < deadline:
+    while _rewriting(client) and time.monotonic() < deadline:
         time.sleep(0.2)
+    try:
+        client.bgrewriteaof()
+    except redis.ResponseError:  # one is already scheduled
+        pass
+    time.sleep(0.2)
+    while _rewriting(client) and time.monotonic() < deadline:
+        time.sleep(0.2)
+
+
+def _rewriting(client: redis.Redis) -> bool:
+    persistence = client.info("persistence")
+    return bool(persistence.get("aof_rewrite_in_progress") or persistence.get("aof_rewrite_scheduled"))
 
 
 @dataclass
