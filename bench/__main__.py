@@ -240,7 +240,9 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
                        f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 "
                        + "/".join(f"{figures.percentile(s.post_s, 50) * 1000:.1f}" for s in r.slices if s.post_s)
-                       + f" ms); CPU elsewhere during its slices {r.elsewhere_s:.1f} s; GET p50 "
+                       + f" ms); CPU per action {sum(r.cpu.per_action_ms(r.load.actions).values()):.2f} ms (Redis "
+                       f"{r.cpu.per_action_ms(r.load.actions).get('Redis', 0):.2f}); CPU elsewhere during its slices "
+                       f"{r.elsewhere_s:.1f} s; GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "
                        f"{r.used_memory / 2**20:,.0f} MiB; copies written in {r.seed_s:.1f} s"))
     for v in views:

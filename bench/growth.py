@@ -23,6 +23,7 @@ from events.store import EventStore
 from service.usecases import TABLE_FOLDING
 
 AOF_WAIT_S = 120.0
+WARM_UP_S = 2.0
 
 
 @dataclass
@@ -33,6 +34,7 @@ class GrowthRow:
     load: load.LoadStats                                   # all slices together
     slices: list[load.LoadStats] = field(default_factory=list)
     elsewhere_s: float = 0.0        # CPU spent outside this stack and the load generator during its slices
+    cpu: cpu.CpuUse = field(default_factory=cpu.CpuUse)    # this stack's and the load generator's
 
     def post_p50(self) -> float:
         return percentile(self.load.post_s, 50) if self.load.post_s else float("nan")
@@ -60,12 +62,15 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
         for row, (_, client, _) in zip(rows, stacks):
             _rewrite_aof(client)
             row.used_memory = client.info("memory")["used_memory"]
+        for stack, _, _ in stacks:          # not counted: first requests, pools and Lua scripts loaded
+            load.run(stack, "service", clients, WARM_UP_S)
         for round_ in range(rounds):
             order = list(zip(rows, stacks))
             for row, (stack, _, _) in (order if round_ % 2 == 0 else reversed(order)):
                 with cpu.CpuMeter(stack, "service") as meter:
                     part = load.run(stack, "service", clients, seconds / rounds)
                 row.elsewhere_s += meter.elsewhere_s
+                row.cpu.add(meter.use)
                 row.slices.append(part)
                 row.load.merge(part)
                 row.load.seconds += part.seconds

@@ -20,3 +20,9 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
                    "bare: CPU per action"):
         assert figure in out, figure
     assert "refused" not in out, "a closed-loop client's action was refused"
+
+
+def test_the_rq_cost_bench_prints_its_figure(capsys):
+    from bench import rqcost
+    rqcost.main(["--jobs", "20"])
+    assert "rq, per no-op job (20 jobs): enqueue" in capsys.readouterr().out
