@@ -25,8 +25,8 @@ from __future__ import annotations
 import hashlib
 import logging
 import re
-import zlib
 import time
+import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
