@@ -156,19 +156,12 @@ class Talon:
                     return done
                 raise
             try:
-                after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
-                                                 fingerprint=fingerprint, meta=partial(self._meta, table))
-            except IdempotencyMismatch:
-                raise IdempotencyKeyReused() from None
+                return self._commit_action(game_id, table, events, idempotency_key, fingerprint)
             except VersionConflict as conflict:
                 if if_match is not None:
                     raise VersionMismatch(conflict.current_version) from None
                 if attempt == RACE_RETRIES:
                     raise
-                continue
-            if not result.replayed:
-                self.jobs.followups(after)
-            return Outcome(after, replayed=result.replayed)
         raise AssertionError("unreachable")
 
     def held_table(self, game_id: str) -> tables.Table | None:
@@ -191,12 +184,19 @@ class Talon:
             return None
         fingerprint = _fingerprint(seat, action) if idempotency_key else None
         try:
+            return self._commit_action(game_id, table, events, idempotency_key, fingerprint)
+        except VersionConflict:
+            return None
+
+    def _commit_action(self, game_id: str, table: tables.Table, events: list[dict], idempotency_key: str | None,
+                       fingerprint: str | None) -> Outcome:
+        """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
+        and enqueues what the game waits for next; a retry is answered from its idempotency record."""
+        try:
             after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
                                              fingerprint=fingerprint, meta=partial(self._meta, table))
         except IdempotencyMismatch:
             raise IdempotencyKeyReused() from None
-        except VersionConflict:
-            return None
         if not result.replayed:
             self.jobs.followups(after)
         return Outcome(after, replayed=result.replayed)
