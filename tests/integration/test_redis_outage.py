@@ -1,18 +1,15 @@
 """Redis goes away and comes back: 503 with Retry-After meanwhile, nothing acknowledged is lost."""
 from __future__ import annotations
 
-import os
 import random
-import subprocess
-import sys
 import time
-from pathlib import Path
 
 import pytest
 import redis
 
 from service.usecases import Talon
 
+from tests.support.processes import start_worker
 from tests.support.redis_proc import RedisProcess
 from tests.support.talon import auth, await_finished, make_app, run_jobs
 
@@ -71,9 +68,7 @@ def test_outage_gives_503_and_the_service_recovers_without_losing_moves(own_redi
 
 def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
     log = tmp_path / "worker.log"
-    env = {**os.environ, "REDIS_URL": own_redis.url, "TALON_SWEEP_INTERVAL_S": "1"}
-    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=Path(__file__).resolve().parents[2], env=env,
-                              stdout=open(log, "wb"), stderr=subprocess.STDOUT)
+    worker = start_worker(own_redis.url, log, TALON_SWEEP_INTERVAL_S="1")
     try:
         time.sleep(1.0)
         own_redis.stop()

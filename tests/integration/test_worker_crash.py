@@ -2,27 +2,23 @@
 log is exactly what the same match gives without a crash: no move lost, none made twice."""
 from __future__ import annotations
 
-import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 from events.store import EventStore
 from service.usecases import Talon
+from tests.support import processes
 from tests.support.talon import await_finished, run_jobs
 
-REPO = Path(__file__).resolve().parents[2]
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]
 OPTIONS = {"first_dealer": 0, "match_target": 30}  # long enough to be killed in the middle
 
 
 def start_worker(redis_url: str, log_path: Path) -> subprocess.Popen:
-    env = {**os.environ, "REDIS_URL": redis_url, "TALON_SWEEP_INTERVAL_S": "1", "TALON_STALE_JOB_S": "2",
-           "LOG_LEVEL": "WARNING"}
-    return subprocess.Popen([sys.executable, "-m", "workers"], cwd=REPO, env=env,
-                            stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)
+    return processes.start_worker(redis_url, log_path, TALON_SWEEP_INTERVAL_S="1", TALON_STALE_JOB_S="2",
+                                  LOG_LEVEL="WARNING")
 
 
 def moves(store: EventStore, game_id: str) -> list[tuple]:

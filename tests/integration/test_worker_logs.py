@@ -3,23 +3,18 @@ logger to INFO when imported), and says each job's start and end, not its result
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 from service.usecases import Talon
+from tests.support.processes import start_worker
 from tests.support.talon import await_finished
 
-REPO = Path(__file__).resolve().parents[2]
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]
 
 
 def play_one_match(redis_url: str, r, level: str, log_path: Path) -> None:
-    env = {**os.environ, "REDIS_URL": redis_url, "LOG_LEVEL": level, "LOG_FORMAT": "json"}
-    worker = subprocess.Popen([sys.executable, "-m", "workers"], cwd=REPO, env=env,
-                              stdout=open(log_path, "wb"), stderr=subprocess.STDOUT)
+    worker = start_worker(redis_url, log_path, LOG_LEVEL=level, LOG_FORMAT="json")
     try:
         talon = Talon(r)
         game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
