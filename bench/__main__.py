@@ -86,15 +86,9 @@ def compare(stack: Stack, clients: int, seconds: float, rounds: int = 4) -> tupl
     """The service and the bare endpoints in alternating slices, so both share whatever else runs.
     Each gets the CPU its processes spent (`.cpu`, bench/cpu.py)."""
     totals = {"service": load.LoadStats("service", clients), "bare": load.LoadStats("bare", clients)}
-    for total in totals.values():
-        total.cpu = cpu.CpuUse()
     for _ in range(rounds):
         for target, total in totals.items():
-            with cpu.CpuMeter(stack, target) as meter:
-                part = load.run(stack, target, clients, seconds / rounds)
-            total.merge(part)
-            total.seconds += part.seconds
-            total.cpu.add(meter.use)
+            cpu.run_measured(stack, target, clients, seconds / rounds, total)
     return totals["service"], totals["bare"]
 
 
@@ -236,12 +230,13 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
         use = stats.cpu.per_action_ms(stats.actions)
         detail.append((f"{stats.target}: CPU per action", f"{sum(use.values()):.2f} ms",
                        "; ".join(f"{name} {ms:.2f}" for name, ms in use.items())))
+    use = lambda r: r.load.cpu.per_action_ms(r.load.actions)  # noqa: E731
     for r in rows:
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
                        f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 "
                        + "/".join(f"{figures.percentile(s.post_s, 50) * 1000:.1f}" for s in r.slices if s.post_s)
-                       + f" ms); CPU per action {sum(r.cpu.per_action_ms(r.load.actions).values()):.2f} ms (Redis "
-                       f"{r.cpu.per_action_ms(r.load.actions).get('Redis', 0):.2f}); CPU elsewhere during its slices "
+                       + f" ms); CPU per action {sum(use(r).values()):.2f} ms (Redis "
+                       f"{use(r).get('Redis', 0):.2f}); CPU elsewhere during its slices "
                        f"{r.elsewhere_s:.1f} s; GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "
                        f"{r.used_memory / 2**20:,.0f} MiB; copies written in {r.seed_s:.1f} s"))

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 import redis
 
+from bench import load
 from bench.stack import Stack
 
 
@@ -95,3 +96,18 @@ class CpuMeter:
         # Whatever else kept the cores busy meanwhile (other stacks, a Redis fork, the host's own work).
         self.elsewhere_s = max(0.0, machine_busy_s() - self._machine - sum(self.use.seconds.values()))
         self.client.close()
+
+
+def run_measured(stack: Stack, target: str, clients: int, seconds: float,
+                 total: load.LoadStats) -> tuple[load.LoadStats, float]:
+    """One load slice with the CPU its processes spent, added to `total`, which sums slices run one after
+    another (their seconds add up, unlike the clients `load.run` merges). Returns the slice and the CPU
+    spent elsewhere on the machine meanwhile."""
+    with CpuMeter(stack, target) as meter:
+        part = load.run(stack, target, clients, seconds)
+    total.merge(part)
+    total.seconds += part.seconds
+    if total.cpu is None:
+        total.cpu = CpuUse()
+    total.cpu.add(meter.use)
+    return part, meter.elsewhere_s

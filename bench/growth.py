@@ -34,7 +34,6 @@ class GrowthRow:
     load: load.LoadStats                                   # all slices together
     slices: list[load.LoadStats] = field(default_factory=list)
     elsewhere_s: float = 0.0        # CPU spent outside this stack and the load generator during its slices
-    cpu: cpu.CpuUse = field(default_factory=cpu.CpuUse)    # this stack's and the load generator's
 
     def post_p50(self) -> float:
         return percentile(self.load.post_s, 50) if self.load.post_s else float("nan")
@@ -67,13 +66,9 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
         for round_ in range(rounds):
             order = list(zip(rows, stacks))
             for row, (stack, _, _) in (order if round_ % 2 == 0 else reversed(order)):
-                with cpu.CpuMeter(stack, "service") as meter:
-                    part = load.run(stack, "service", clients, seconds / rounds)
-                row.elsewhere_s += meter.elsewhere_s
-                row.cpu.add(meter.use)
+                part, elsewhere_s = cpu.run_measured(stack, "service", clients, seconds / rounds, row.load)
+                row.elsewhere_s += elsewhere_s
                 row.slices.append(part)
-                row.load.merge(part)
-                row.load.seconds += part.seconds
         largest, _, source = stacks[-1]
         memory = figures.memory(largest, [source])
         for _, client, _ in stacks:
@@ -92,20 +87,21 @@ def _rewrite_aof(client: redis.Redis) -> None:
     """Rewrites the append-only file now and waits for it: a rewrite (a fork writing the whole data set)
     that Redis started by itself during the load, as the file doubles, would take a core from it."""
     deadline = time.monotonic() + AOF_WAIT_S
-    while _rewriting(client) and time.monotonic() < deadline:
-        time.sleep(0.2)
+    _await_no_rewrite(client, deadline)
     try:
         client.bgrewriteaof()
     except redis.ResponseError:  # one is already scheduled
         pass
     time.sleep(0.2)
-    while _rewriting(client) and time.monotonic() < deadline:
+    _await_no_rewrite(client, deadline)
+
+
+def _await_no_rewrite(client: redis.Redis, deadline: float) -> None:
+    while time.monotonic() < deadline:
+        persistence = client.info("persistence")
+        if not (persistence.get("aof_rewrite_in_progress") or persistence.get("aof_rewrite_scheduled")):
+            return
         time.sleep(0.2)
-
-
-def _rewriting(client: redis.Redis) -> bool:
-    persistence = client.info("persistence")
-    return bool(persistence.get("aof_rewrite_in_progress") or persistence.get("aof_rewrite_scheduled"))
 
 
 @dataclass
