@@ -15,7 +15,7 @@ import redis
 from rq import Queue, SimpleWorker
 
 from tests.support.redis_proc import RedisProcess
-from workers.dispatch import FAILURE_TTL_S, JOB_TIMEOUT_S, RESULT_TTL_S
+from workers.dispatch import job_options
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -30,8 +30,7 @@ def main(argv: list[str] | None = None) -> None:
         client.config_resetstat()
         started = time.process_time()
         for i in range(args.jobs):
-            queue.enqueue("os.getpid", job_id=f"noop-{i}", unique=True, job_timeout=JOB_TIMEOUT_S,
-                          result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
+            queue.enqueue("os.getpid", **job_options(f"noop-{i}"))
         enqueued = time.process_time()
         SimpleWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
         worked = time.process_time()

@@ -32,6 +32,11 @@ def job_id(kind: str, game_id: str, version: int, seat: int | None) -> str:
     return f"{kind}-{game_id}-{version}" + ("" if seat is None else f"-{seat}")
 
 
+def job_options(jid: str) -> dict:
+    """rq's options for every game job: the unique id that makes a duplicate enqueue harmless, timeouts."""
+    return dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
+
+
 class Dispatcher:
     def __init__(self, client: redis.Redis, queue_name: str, bot_delay_s: float = 0.0):
         self.queue = Queue(queue_name, connection=client)
@@ -54,8 +59,7 @@ class Dispatcher:
 
     def _enqueue(self, kind: str, jid: str, table: tables.Table, seat: int | None) -> int:
         args = (table.game_id, table.version) if seat is None else (table.game_id, table.version, seat)
-        options = dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
-                       failure_ttl=FAILURE_TTL_S)
+        options = job_options(jid)
         delay = {"bot": self.bot_delay_s, "timeout": table.turn_timeout_s or 0}.get(kind, 0)
         try:
             if delay > 0:
