@@ -9,8 +9,8 @@
   wins.
 Values are what a deal's game points are worth in the match (expert_match): the chance to win the
 match after the deal, so a point counts for more when the match is close to its end. The 3- and
-4-player variants use expert_multi (sampled worlds played out through the engine by basic players). `samples` bounds the work (worlds times actions); `stop()`
-may end it early.
+4-player variants use expert_multi (sampled worlds played out through the engine by basic players).
+`samples` bounds the work (worlds times actions); `stop()` may end it early.
 """
 from __future__ import annotations
 
@@ -20,12 +20,10 @@ from typing import Callable
 from games.bots import action_key as key
 from games.sixtysix import bots as basic
 from games.sixtysix import expert_multi
-from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_match import match_utility
 from games.sixtysix.expert_playout import playout
 from games.sixtysix.expert_solver import Solver, Utility, action_of, applies, value_for
-from games.sixtysix.expert_world import sample, supported
-from games.sixtysix.rules import decide
+from games.sixtysix.expert_world import apply, sample, supported
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import ROUND_OVER, State
 
@@ -88,17 +86,11 @@ def _rolled_out(view: dict, utility: Utility, rng, samples: int, stop) -> dict[s
     for _ in range(worlds):
         world = sample(view, rng)
         for action in legal:
-            totals[key(action)] += value_after(_apply(world, seat, action), seat, utility)
+            totals[key(action)] += value_after(apply(world, seat, action), seat, utility)
         done += 1
         if stop():
             break
     return {k: v / done for k, v in totals.items()}
-
-
-def _apply(state: State, seat: int, action: dict) -> State:
-    for event in decide(state, seat, action):
-        state = evolve(state, event)
-    return state
 
 
 def value_after(state: State, me: int, utility: Utility) -> float:

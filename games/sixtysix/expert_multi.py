@@ -9,7 +9,8 @@ random to the other hands, the stock (the known face-up trump card stays last), 
 
 Every legal action is applied in the same worlds, then the deal is played out by basic players, each
 seeing only its own minimal view of the world. The value is the game points of the seat's side minus
-those of the best other side. `samples` bounds worlds times actions; `stop()` may end it early.
+those of all other sides together (see `value`). `samples` bounds worlds times actions; `stop()` may
+end it early.
 """
 from __future__ import annotations
 
@@ -22,10 +23,10 @@ from games import cards
 from games.bots import action_key as key
 from games.sixtysix import bots as basic
 from games.sixtysix.evolve import evolve
-from games.sixtysix.expert_world import options_of
+from games.sixtysix.expert_world import apply, options_of
 from games.sixtysix.legal import follow_options, legal_actions
-from games.sixtysix.options import RANK_ORDER, deck, stock_size as initial_stock
-from games.sixtysix.rules import PLAYER, decide
+from games.sixtysix.options import RANK_ORDER, deck, spec_of, stock_size as initial_stock
+from games.sixtysix.rules import PLAYER
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
     FOLLOW, ROUND_OVER, Meld, Play, Round, State, Trick, card_points, meld_points, new_state, running_totals, side_of,
@@ -81,7 +82,6 @@ def _strict_from(view: dict) -> int:
 
 
 def _spec(opts: dict):
-    from games.sixtysix.options import spec_of
     return spec_of(opts.get("variant", "2p24"), opts.get("three_player_mode", "talon_with_dead_cards"))
 
 
@@ -215,12 +215,6 @@ def bot_view(state: State, seat: int, legal: list[dict]) -> dict:
             "tricks_won": list(tricks_won(state, rnd)), "turn_meld": rnd.turn_meld,
         },
     }
-
-
-def apply(state: State, seat: int, action: dict) -> State:
-    for event in decide(state, seat, action):
-        state = evolve(state, event)
-    return state
 
 
 def _legal(state: State, seat: int) -> list[dict]:

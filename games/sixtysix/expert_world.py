@@ -13,7 +13,9 @@ import random
 from dataclasses import fields, replace
 
 from games import cards
+from games.sixtysix.evolve import evolve
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, deck
+from games.sixtysix.rules import decide
 from games.sixtysix.state import Meld, Play, Round, State, Trick, new_state
 
 
@@ -27,6 +29,13 @@ def options_of(view: dict) -> dict:
     """The match options the engine knows (the table adds first_dealer and timers beside them)."""
     names = {f.name for f in fields(Options)}
     return {k: v for k, v in view["options"].items() if k in names}
+
+
+def apply(state: State, seat: int, action: dict) -> State:
+    """The world after a seat's action, through the engine's own decide and evolve."""
+    for event in decide(state, seat, action):
+        state = evolve(state, event)
+    return state
 
 
 def played_cards(rnd: dict) -> list[str]:
