@@ -7,20 +7,15 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from tests.support.talon import make_app
+from tests.support.talon import make_contract_app
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 schema = schemathesis.openapi.from_path(str(SPEC))
-# The spec allows ?wait= up to 30 s; the server caps it (Settings.long_poll_max_s), here short, so that
-# generated long-polls on games nobody moves do not each hold the run for up to 30 s. Likewise an event
-# stream ends after Settings.stream_max_s (300 s in service) and is read here to its end.
-LONG_POLL_S = 0.2
-STREAM_S = 0.5
 
 
 @pytest.fixture(scope="module")
 def app(redis_url):
-    return make_app(redis_url, long_poll_max_s=LONG_POLL_S, stream_max_s=STREAM_S)
+    return make_contract_app(redis_url)
 
 
 @pytest.fixture(scope="module")

@@ -8,15 +8,10 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from tests.support.talon import make_app
+from tests.support.talon import make_contract_app
 
 SPEC = Path(__file__).resolve().parents[2] / "openapi.yaml"
 schema = schemathesis.openapi.from_path(str(SPEC))
-# The spec allows ?wait= up to 30 s; the server caps it (Settings.long_poll_max_s), here short, so that
-# generated long-polls on games nobody moves do not each hold the run for up to 30 s. Likewise an event
-# stream ends after Settings.stream_max_s (300 s in service) and is read here to its end.
-LONG_POLL_S = 0.2
-STREAM_S = 0.5
 
 
 class Workflow(schema.as_state_machine()):
@@ -28,7 +23,7 @@ class Workflow(schema.as_state_machine()):
 
 @pytest.fixture
 def workflow(redis_url):
-    Workflow.app = make_app(redis_url, long_poll_max_s=LONG_POLL_S, stream_max_s=STREAM_S)
+    Workflow.app = make_contract_app(redis_url)
     return Workflow
 
 

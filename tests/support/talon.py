@@ -20,6 +20,14 @@ def make_app(redis_url: str, **overrides):
     return create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
 
 
+def make_contract_app(redis_url: str):
+    """The app for generated traffic (schemathesis). The spec allows ?wait= up to 30 s and the server caps
+    it (Settings.long_poll_max_s), here at 0.2 s, so that generated long-polls on games nobody moves do not
+    each hold the run for up to 30 s; likewise an event stream, read to its end, ends after 0.5 s
+    (Settings.stream_max_s, 300 s in service)."""
+    return make_app(redis_url, long_poll_max_s=0.2, stream_max_s=0.5)
+
+
 def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
              with_scheduler: bool = False) -> None:
     """Run queued jobs in-process with a real rq SimpleWorker until the queue is empty (with the
