@@ -1,9 +1,10 @@
 """`python -m bench.rqcost [--jobs N]`: what one rq job costs by itself, apart from its work.
 
 Enqueues N no-op jobs (`os.getpid`) with the options the dispatcher uses (unique id, timeouts, result
-TTL), then runs them with one SimpleWorker in burst mode, as `python -m workers` runs jobs, on a fresh
-Redis on a free loopback port. Prints the CPU per job of the enqueue (in the API) and of the worker, and
-the Redis commands per job: the floor under every bot turn and every round's scoring.
+TTL), then runs them in burst mode with one worker in this process, as `python -m workers` runs jobs, on
+a fresh Redis on a free loopback port: once with rq's SimpleWorker, once with Talon's (workers/worker.py).
+Prints the CPU per job of the enqueue (in the API) and of the worker, and the Redis commands per job: the
+floor under every bot turn and every round's scoring.
 """
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ from rq import Queue, SimpleWorker
 
 from tests.support.redis_proc import RedisProcess
 from workers.dispatch import job_options
+from workers.worker import TalonWorker
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -23,25 +25,29 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--jobs", type=int, default=2000)
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.WARNING)
+    for worker_class in (SimpleWorker, TalonWorker):
+        print(f"rq, per no-op job ({args.jobs} jobs), {worker_class.__name__}: {measure(worker_class, args.jobs)}")
+
+
+def measure(worker_class: type[SimpleWorker], jobs: int) -> str:
     server = RedisProcess().start()
     try:
         client = redis.Redis.from_url(server.url)
         queue = Queue("rqcost", connection=client)
         client.config_resetstat()
         started = time.process_time()
-        for i in range(args.jobs):
+        for i in range(jobs):
             queue.enqueue("os.getpid", **job_options(f"noop-{i}"))
         enqueued = time.process_time()
-        SimpleWorker([queue], connection=client).work(burst=True, logging_level="WARNING")
+        worker_class([queue], connection=client).work(burst=True, logging_level="WARNING")
         worked = time.process_time()
         stats = client.info("commandstats")
         commands = sum(v["calls"] for v in stats.values())
         redis_us = sum(v["usec"] for v in stats.values())
     finally:
         server.stop()
-    print(f"rq, per no-op job ({args.jobs} jobs): enqueue {1000 * (enqueued - started) / args.jobs:.2f} ms CPU, "
-          f"worker {1000 * (worked - enqueued) / args.jobs:.2f} ms CPU, {commands / args.jobs:.0f} Redis commands "
-          f"({redis_us / args.jobs:.0f} us of Redis time)")
+    return (f"enqueue {1000 * (enqueued - started) / jobs:.2f} ms CPU, worker {1000 * (worked - enqueued) / jobs:.2f} "
+            f"ms CPU, {commands / jobs:.0f} Redis commands ({redis_us / jobs:.0f} us of Redis time)")
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-"""`python -m workers`: one non-forking rq worker with the scheduler, on REDIS_URL.
+"""`python -m workers`: one non-forking rq worker with the scheduler, on REDIS_URL (workers/worker.py).
 
 rq's default Worker forks a process per job (about 30 ms each here); a bot reply should feel instant,
 so the worker runs jobs in its own process. Jobs are pure decisions plus one atomic append, and each
@@ -12,11 +12,12 @@ import threading
 import time
 
 import redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from service import observability
 from service.config import Settings
 from workers.jobs import SWEEP_INTERVAL_S, enqueue_sweep
+from workers.worker import TalonWorker
 
 log = logging.getLogger("talon.worker")
 
@@ -41,7 +42,7 @@ def work_through_outages(queue: Queue, connection: redis.Redis) -> None:
     level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
     while True:
         try:
-            worker = SimpleWorker([queue], connection=connection)
+            worker = TalonWorker([queue], connection=connection)
             worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
             worker.work(with_scheduler=True, logging_level=level)
             return

@@ -25,4 +25,6 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
 def test_the_rq_cost_bench_prints_its_figure(capsys):
     from bench import rqcost
     rqcost.main(["--jobs", "20"])
-    assert "rq, per no-op job (20 jobs): enqueue" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    for worker_class in ("SimpleWorker", "TalonWorker"):
+        assert f"rq, per no-op job (20 jobs), {worker_class}: enqueue" in out

@@ -6,10 +6,11 @@ import time
 from typing import Callable
 
 import redis
-from rq import Queue, SimpleWorker
+from rq import Queue
 
 from service.app import create_app
 from service.config import Settings
+from workers.worker import TalonWorker
 
 OPERATOR = "operator-test-token"
 
@@ -30,10 +31,10 @@ def make_contract_app(redis_url: str):
 
 def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
              with_scheduler: bool = False) -> None:
-    """Run queued jobs in-process with a real rq SimpleWorker until the queue is empty (with the
+    """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is empty (with the
     scheduler: also the scheduled jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
-    SimpleWorker([Queue(queue_name, connection=connection)], connection=connection).work(
+    TalonWorker([Queue(queue_name, connection=connection)], connection=connection).work(
         burst=True, max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
 
 
