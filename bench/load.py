@@ -2,8 +2,9 @@
 
 `run(stack, "service", clients, seconds)`: each client plays its own two-human `2p24` Sixty-Six match
 (both seats' tokens) by random legal actions; one step is GET the acting seat's view, POST one action
-(If-Match, Idempotency-Key). While the worker scores and deals, the client long-polls (not a step),
-as soon as an answer shows that nobody may act, and GETs next with the token of the seat to act.
+(If-Match, Idempotency-Key). While the worker scores and deals, the client long-polls, as soon as an
+answer shows that nobody may act, with the token of the seat that leads next: the long-poll's answer is
+then that step's view (its time, which is mostly the wait, is not counted among the GETs' latencies).
 A finished match is followed by a new one.
 
 `run(stack, "bare", clients, seconds)`: the same clients against bench/bare.py on the same gunicorn
@@ -182,21 +183,23 @@ def new_match(conn: Connection) -> tuple[str, list[str]]:
 def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str], stats: LoadStats,
           end_at: float) -> None:
     """Steps until the match ends (or the time is up). When an answer shows that nobody may act (the
-    worker scores the round and deals the next), the client long-polls from that version, and the
-    long-poll's answer says whose turn it is, so the next step GETs with the right seat's token."""
-    path, seat = f"/v1/games/{game_id}", 0
+    worker scores the round and deals the next), the client long-polls from that version with the token
+    of the seat that will lead, and that answer is the step's view, as a player's client waiting for
+    its turn gets it; only when another seat is to act does the client GET with that seat's token."""
+    path, seat, view = f"/v1/games/{game_id}", 0, None
     while time.time() < end_at:
-        t0 = time.perf_counter()
-        view = conn.json("GET", path, headers=bearer(tokens[seat]))
-        stats.get_s.append(time.perf_counter() - t0)
+        if view is None:
+            t0 = time.perf_counter()
+            view = conn.json("GET", path, headers=bearer(tokens[seat]))
+            stats.get_s.append(time.perf_counter() - t0)
         if view["status"] == "finished":
             stats.matches_finished += 1
             return
         if not view["to_act"]:
-            seat = _await_turn(conn, path, tokens, seat, view["version"], stats)
+            seat, view = _await_turn(conn, path, tokens, _next_leader(view, seat), view["version"], stats)
             continue
         if seat not in view["to_act"]:
-            seat = view["to_act"][0]
+            seat, view = view["to_act"][0], None
             continue                          # GET again with the acting seat's token
         action = rng.choice(view["legal_actions"])
         headers = {**bearer(tokens[seat]), "If-Match": f'"{view["version"]}"',
@@ -204,6 +207,7 @@ def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str],
         t0 = time.perf_counter()
         status, body = conn.request("POST", f"{path}/actions", action, headers)
         elapsed = time.perf_counter() - t0
+        view = None
         if status != 201:
             stats.refused += 1
             continue
@@ -213,16 +217,25 @@ def _play(conn: Connection, rng: random.Random, game_id: str, tokens: list[str],
         if after["to_act"]:
             seat = after["to_act"][0]
         elif after["status"] != "finished":
-            seat = _await_turn(conn, path, tokens, seat, after["version"], stats)
+            seat, view = _await_turn(conn, path, tokens, _next_leader(after, seat), after["version"], stats)
 
 
-def _await_turn(conn: Connection, path: str, tokens: list[str], seat: int, version: int, stats: LoadStats) -> int:
-    """Long-polls (not a step) until the version moves past `version`; returns the seat to act next."""
+def _next_leader(view: dict, seat: int) -> int:
+    """Who leads the next deal of a 2p match: the dealer of this one (the deal alternates and the
+    non-dealer leads). Only a guess to pick the long-poll's token: a wrong one costs a GET."""
+    return view["round"]["dealer"] if view.get("round") else seat
+
+
+def _await_turn(conn: Connection, path: str, tokens: list[str], seat: int, version: int,
+                stats: LoadStats) -> tuple[int, dict | None]:
+    """Long-polls with `seat`'s token until the version moves past `version`. Returns the seat to act
+    next and, when that is `seat`, the long-poll's answer as its view (else None: GET it)."""
     stats.waits += 1
     status, body = conn.request("GET", f"{path}?wait={WAIT_S}",
                                 headers={**bearer(tokens[seat]), "If-None-Match": f'"{version}"'})
-    if status == 200:
-        to_act = orjson.loads(body)["to_act"]
-        if to_act:
-            return to_act[0]
-    return seat
+    if status != 200:
+        return seat, None
+    view = orjson.loads(body)
+    if view["to_act"] and view["to_act"][0] != seat:
+        return view["to_act"][0], None
+    return seat, view
