@@ -104,6 +104,9 @@ def require_operator() -> None:
 
 IF_MATCH_LIST = re.compile(r'\s*(?:(?:W/)?"[^"]*"\s*(?:,\s*|$))+')
 ENTITY_TAG = re.compile(r'(W/)?"([^"]*)"')
+ONE_VERSION = re.compile(r'\s*"([0-9]{1,12})"\s*')   # what clients send: the view's ETag
+BARE_VERSION = re.compile(r"\s*[0-9]{1,12}\s*")
+VERSION = re.compile(r"[0-9]{1,12}")
 
 
 def if_match_versions() -> frozenset[int] | None:
@@ -115,12 +118,14 @@ def if_match_versions() -> frozenset[int] | None:
     raw = request.headers.get("If-Match")
     if raw is None or raw.strip() == "*":
         return None
-    if re.fullmatch(r"\s*[0-9]{1,12}\s*", raw):
+    if one := ONE_VERSION.fullmatch(raw):
+        return frozenset({int(one.group(1))})
+    if BARE_VERSION.fullmatch(raw):
         return frozenset({int(raw)})
     if not IF_MATCH_LIST.fullmatch(raw):
         raise Problem(400, "bad-if-match", 'If-Match must list versions in quotes, e.g. "12"')
     return frozenset(int(tag) for weak, tag in ENTITY_TAG.findall(raw)
-                     if not weak and re.fullmatch(r"[0-9]{1,12}", tag))
+                     if not weak and VERSION.fullmatch(tag))
 
 
 def idempotency_key() -> str | None:

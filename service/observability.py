@@ -17,6 +17,7 @@ from rq's registries in Redis at scrape time, so they are right whichever proces
 from __future__ import annotations
 
 import contextvars
+import functools
 import logging
 import os
 import re
@@ -27,7 +28,7 @@ from collections.abc import Sequence
 from contextlib import contextmanager
 
 import orjson
-from flask import Flask, Response, current_app, g, request
+from flask import Flask, Response, current_app, request
 from flask_smorest import Blueprint
 from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
                                generate_latest)
@@ -139,6 +140,7 @@ def metrics_text(queue_collector: QueueCollector | None) -> bytes:
 _request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
 _game_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("game_id", default=None)
 _seat: contextvars.ContextVar[int | None] = contextvars.ContextVar("seat", default=None)
+_started: contextvars.ContextVar[float | None] = contextvars.ContextVar("started", default=None)
 
 CONTEXT_FIELDS = ("request_id", "game_id", "seat", "job_id")
 # Extra fields a log call may pass (anything else given as `extra` is dropped, so nothing leaks by accident).
@@ -227,27 +229,32 @@ def init_app(app: Flask, connection, queue_name: str) -> None:
     install_metrics()
     collector = QueueCollector(connection, queue_name)
 
+    # Each `request.x` is a context lookup: the hooks resolve the request once (they run on every request).
     @app.before_request
     def _start():
-        g.talon_started = time.perf_counter()
-        incoming = request.headers.get("X-Request-ID", "")
+        req = request._get_current_object()
+        _started.set(time.perf_counter())
+        incoming = req.environ.get("HTTP_X_REQUEST_ID", "")
         _request_id.set(incoming if REQUEST_ID.match(incoming) else uuid.uuid4().hex)
-        _game_id.set((request.view_args or {}).get("game_id"))
+        _game_id.set((req.view_args or {}).get("game_id"))
         _seat.set(None)
 
     @app.after_request
     def _finish(response: Response) -> Response:
-        started = getattr(g, "talon_started", None)
+        started = _started.get()
         if started is None:
             return response
         elapsed = time.perf_counter() - started
-        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
+        req = request._get_current_object()
+        route = req.url_rule.rule if req.url_rule is not None else "unmatched"
         if route != "/metrics":
-            HTTP_REQUESTS.labels(request.method, route, str(response.status_code)).inc()
-            HTTP_LATENCY.labels(request.method, route).observe(elapsed)
+            requests_total, latency = _http_metrics(req.method, route, response.status_code)
+            requests_total.inc()
+            latency.observe(elapsed)
         response.headers["X-Request-ID"] = _request_id.get() or ""
-        log.info("request", extra={"method": request.method, "route": route, "path": request.path,
-                                   "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
+        if log.isEnabledFor(logging.INFO):
+            log.info("request", extra={"method": req.method, "route": route, "path": req.path,
+                                       "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
         return response
 
     @app.teardown_request
@@ -256,8 +263,16 @@ def init_app(app: Flask, connection, queue_name: str) -> None:
         _request_id.set(None)
         _game_id.set(None)
         _seat.set(None)
+        _started.set(None)
 
     app.extensions["talon_metrics"] = collector
+
+
+@functools.lru_cache(maxsize=1024)
+def _http_metrics(method: str, route: str, status: int):
+    """The request counter and latency histogram of one (method, route, status): prometheus_client
+    looks labels up under a lock on every call; the routes and statuses are a small, fixed set."""
+    return HTTP_REQUESTS.labels(method, route, str(status)), HTTP_LATENCY.labels(method, route)
 
 
 def init_worker() -> None:
