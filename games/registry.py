@@ -1,6 +1,7 @@
 """Which games Talon serves, by their API name. Each value is a game package's RULES object."""
 from __future__ import annotations
 
+from functools import cache
 from importlib import import_module
 
 # API name -> module holding RULES. Imported lazily so a game's import cost is paid only when used.
@@ -17,6 +18,7 @@ def game_names() -> tuple[str, ...]:
     return tuple(_GAME_MODULES)
 
 
+@cache  # asked on every event folded and every view; the answer never changes
 def rules_for(game: str):
     return import_module(_GAME_MODULES[game]).RULES
 
