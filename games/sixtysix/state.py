@@ -8,6 +8,7 @@ per seat, the cards of the hand already used in a marriage, so a K or Q counts i
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import lru_cache
 
 from games.sixtysix.options import Options
 
@@ -111,7 +112,14 @@ def new_state(options: dict, n_seats: int, first_dealer: int) -> State:
 # --- derived facts ----------------------------------------------------------------------------------
 
 def side_of(state: State, seat: int) -> int:
-    return next(i for i, side in enumerate(state.sides) if seat in side)
+    return _side_index(state.sides)[seat]
+
+
+@lru_cache(maxsize=64)  # views and scoring ask it for every trick and meld; a match has one `sides`
+def _side_index(sides: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
+    """The side of each seat, by seat."""
+    return tuple(next(i for i, side in enumerate(sides) if seat in side)
+                 for seat in range(sum(len(side) for side in sides)))
 
 
 def stock_size(rnd: Round) -> int:
