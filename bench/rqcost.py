@@ -16,6 +16,7 @@ import redis
 from rq import Queue, SimpleWorker
 
 from tests.support.redis_proc import RedisProcess
+from tests.support.talon import burst
 from workers.dispatch import job_options
 from workers.worker import TalonWorker
 
@@ -39,7 +40,7 @@ def measure(worker_class: type[SimpleWorker], jobs: int) -> str:
         for i in range(jobs):
             queue.enqueue("os.getpid", **job_options(f"noop-{i}"))
         enqueued = time.process_time()
-        worker_class([queue], connection=client).work(burst=True, logging_level="WARNING")
+        burst(worker_class([queue], connection=client), logging_level="WARNING")
         worked = time.process_time()
         stats = client.info("commandstats")
         commands = sum(v["calls"] for v in stats.values())

@@ -15,7 +15,7 @@ from rq import Queue, SimpleWorker
 
 from events import VersionConflict
 from service import observability
-from tests.support.talon import OPERATOR, auth, make_app, run_jobs
+from tests.support.talon import OPERATOR, auth, burst, make_app, run_jobs
 
 
 def samples(client) -> dict[tuple, float]:
@@ -117,7 +117,7 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
                 break
             movers = [(t, v) for t, v in zip(tokens, views) if v["legal_actions"]]
             if not movers:
-                worker.work(burst=True, logging_level="DEBUG")
+                burst(worker, logging_level="DEBUG")
                 continue
             t, v = movers[0]
             assert client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code == 201

@@ -2,9 +2,12 @@
 true with the cheaper heartbeat and state writes, which `rq info` and anyone watching the workers read."""
 from __future__ import annotations
 
+import signal
+
 from rq import Queue, get_current_job
 from rq.worker import Worker
 
+from tests.support.talon import burst, run_jobs
 from workers import worker as worker_module
 from workers.dispatch import JOB_TIMEOUT_S
 from workers.worker import TalonWorker
@@ -22,7 +25,7 @@ def test_a_running_job_sees_its_worker_busy_and_kept_alive(r):
     queue = Queue("worker-class", connection=connection)
     jobs = [queue.enqueue(own_worker_record, job_timeout=JOB_TIMEOUT_S) for _ in range(3)]
     worker = TalonWorker([queue], connection=connection)
-    worker.work(burst=True, logging_level="WARNING")
+    burst(worker, logging_level="WARNING")
     for job in jobs:
         state, ttl = job.return_value()
         assert state == "busy"
@@ -62,3 +65,9 @@ def test_the_state_is_written_when_it_changes(r):
             assert connection.hget(worker.key, "state") == state.encode()
     finally:
         worker.register_death()
+
+
+def test_jobs_run_in_this_process_leave_ctrl_c_to_it(redis_url):
+    handlers = (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM))
+    run_jobs(redis_url, queue_name="worker-class")
+    assert (signal.getsignal(signal.SIGINT), signal.getsignal(signal.SIGTERM)) == handlers

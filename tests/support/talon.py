@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+import signal
 import time
 from typing import Callable
 
@@ -31,11 +32,23 @@ def make_contract_app(redis_url: str):
 
 def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
              with_scheduler: bool = False) -> None:
-    """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is empty (with the
-    scheduler: also the scheduled jobs that are due)."""
+    """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is
+    empty (with the scheduler: also the scheduled jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
-    TalonWorker([Queue(queue_name, connection=connection)], connection=connection).work(
-        burst=True, max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
+    burst(TalonWorker([Queue(queue_name, connection=connection)], connection=connection),
+          max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
+
+
+def burst(worker, **options) -> None:
+    """`worker.work(burst=True)` in this process, with the signal handlers put back afterwards: rq points
+    SIGINT and SIGTERM at the worker's `request_stop` and leaves them there, so a Ctrl-C in a test run
+    that had run jobs in-process was only logged as a warm shutdown request and the run went on."""
+    saved = {sig: signal.getsignal(sig) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        worker.work(burst=True, **options)
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
 
 
 def auth(token: str) -> dict:
