@@ -25,6 +25,7 @@ from __future__ import annotations
 
 # Modules are imported whole so that `games.fiftysix.view` and `.evolve` stay the modules, not
 # the functions of the same name.
+from games.engine import rules_of
 from games.fiftysix import evolve as _evolve
 from games.fiftysix import legal as _legal
 from games.fiftysix import options as _options
@@ -34,27 +35,7 @@ from games.fiftysix import view as _view
 from games.fiftysix.state import State
 
 
-class FiftySixRules:
-    """The engine contract as one object; every member is a pure function."""
-
-    name = "fifty-six"
-    engine_version = "56.1"
-    normalize_options = staticmethod(_options.normalize_options)
-    seat_counts = staticmethod(_options.seat_counts)
-    new_state = staticmethod(_state.new_state)
-    deck = staticmethod(_options.deck)
-    decide = staticmethod(_rules.decide)
-    evolve = staticmethod(_evolve.evolve)
-    legal_actions = staticmethod(_legal.legal_actions)
-    to_act = staticmethod(_legal.to_act)
-    pending_system_action = staticmethod(_view.pending_system_action)
-    view = staticmethod(_view.view)
-    event_view = staticmethod(_view.event_view)
-    dump_state = staticmethod(_state.dump_state)
-    load_state = staticmethod(_state.load_state)
-    is_round_boundary = staticmethod(_view.is_round_boundary)
-
-
-RULES = FiftySixRules()
+RULES = rules_of("fifty-six", "56.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
+                 legal=_legal, view=_view)
 
 __all__ = ["RULES", "State"]

@@ -18,7 +18,8 @@
 from __future__ import annotations
 
 from games import cards
-from games.errors import NotYourTurn, RuleError
+from games.engine import TurnTable
+from games.errors import RuleError
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import AUCTION, AWAIT_DEAL, MATCH_OVER, PLAY, ROUND_OVER, State, same_team
 
@@ -30,7 +31,6 @@ PHASES: dict[str, frozenset[str]] = {
     MATCH_OVER: frozenset(),
 }
 PLAYER_PHASES = (AUCTION, PLAY)
-SYSTEM_ACTIONS = ("deal", "score_round")
 DENOMINATIONS = ("S", "H", "D", "C", "NT")
 MIN_BID, MAX_BID = 28, 56
 
@@ -39,23 +39,6 @@ WRONG_PHASE = {
     "bid": "the auction is over", "pass": "the auction is over", "double": "the auction is over",
     "redouble": "the auction is over", "play": "cards are played only after the auction",
 }
-
-
-def to_act(state: State) -> list[int]:
-    return [state.round.to_play] if state.phase in PLAYER_PHASES else []
-
-
-def check_turn(state: State, seat: int, kind: str) -> None:
-    """NotYourTurn unless `seat` is the one the game waits for; RuleError if the phase forbids `kind`."""
-    if state.phase == ROUND_OVER:
-        raise NotYourTurn("the deal is being scored")
-    if state.phase == MATCH_OVER:
-        raise NotYourTurn("the match is over")
-    waiting = to_act(state)
-    if seat not in waiting:
-        raise NotYourTurn(f"it is seat {waiting[0]}'s turn" if waiting else "waiting for the deal")
-    if kind not in PHASES[state.phase]:
-        raise RuleError(RULE[kind], WRONG_PHASE[kind])
 
 
 # --- checks that need code --------------------------------------------------------------------------
@@ -115,11 +98,6 @@ CHECKS = {"bid": check_bid, "pass": check_pass, "double": check_double, "redoubl
           "play": check_play}
 
 
-def check(state: State, seat: int, action: dict) -> None:
-    check_turn(state, seat, action["type"])
-    CHECKS[action["type"]](state, seat, action)
-
-
 def candidates(state: State, seat: int) -> list[dict]:
     if state.phase == PLAY:
         hand = sorted(set(state.round.hands[seat]), key=cards.sort_key(RANK_ORDER))
@@ -130,18 +108,7 @@ def candidates(state: State, seat: int) -> list[dict]:
     return [{"type": "pass"}, *bids, {"type": "double"}, {"type": "redouble"}]
 
 
-def legal_actions(state: State, seat: int | None) -> list[dict]:
-    if seat is None or seat not in to_act(state):
-        return []
-    # check() = check_turn + CHECKS: with the seat to act, check_turn passes exactly the phase's types,
-    # so it is applied once here instead of raising for every candidate of another type.
-    allowed, types = [], PHASES[state.phase]
-    for action in candidates(state, seat):
-        if action["type"] not in types:
-            continue
-        try:
-            CHECKS[action["type"]](state, seat, action)
-        except RuleError:
-            continue
-        allowed.append(action)
-    return allowed
+# The tables above, read as every game reads them (games/engine.py).
+TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
+                  candidates=candidates, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
+to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions

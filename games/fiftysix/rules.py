@@ -4,15 +4,17 @@ Order of refusal: a malformed action -> ActionShapeError; a seat the game is not
 NotYourTurn; a move the rules forbid -> RuleError (legal.py). Nothing here mutates: where one action
 leads to several events (the call that ends the auction, the last card of a trick), the later ones are
 worked out on states that `evolve` returns.
+`decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
 from __future__ import annotations
 
 from collections import Counter
 
 from games import cards
+from games.engine import decider
 from games.errors import ActionShapeError, NotYourTurn
 from games.fiftysix.evolve import evolve
-from games.fiftysix.legal import DENOMINATIONS, SYSTEM_ACTIONS, check
+from games.fiftysix.legal import DENOMINATIONS, check
 from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, deck, pack_for, ranks_for
 from games.fiftysix.scoring import round_result
 from games.fiftysix.state import (
@@ -64,18 +66,6 @@ def _check_bid_shape(action: dict) -> None:
         raise ActionShapeError(f"a bid's suit is one of {' '.join(DENOMINATIONS)}, not {action['suit']!r}")
     if "convention" in action and action["convention"] not in CONVENTIONS:
         raise ActionShapeError(f"unknown convention {action['convention']!r}; one of {', '.join(CONVENTIONS)}")
-
-
-def decide(state: State, seat: int | None, action: dict) -> list[dict]:
-    kind = check_shape(action)
-    if kind in SYSTEM_ACTIONS:
-        if seat is not None:
-            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
-        return SYSTEM[kind](state, action)
-    if seat is None:
-        raise NotYourTurn("the system takes no player actions")
-    check(state, seat, action)
-    return PLAYER[kind](state, seat, action)
 
 
 # --- system actions ---------------------------------------------------------------------------------
@@ -191,3 +181,6 @@ def play(state: State, seat: int, action: dict) -> list[dict]:
 
 
 PLAYER = {"bid": call, "pass": call, "double": call, "redouble": call, "play": play}
+
+
+decide = decider(check_shape, SYSTEM, PLAYER, check)

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 # Modules are imported whole so that `games.sixtysix.view` and `.evolve` stay the modules, not
 # the functions of the same name.
+from games.engine import rules_of
 from games.sixtysix import evolve as _evolve
 from games.sixtysix import legal as _legal
 from games.sixtysix import options as _options
@@ -40,27 +41,7 @@ from games.sixtysix import view as _view
 from games.sixtysix.state import State
 
 
-class SixtySixRules:
-    """The engine contract as one object; every member is a pure function."""
-
-    name = "sixty-six"
-    engine_version = "66.2"
-    normalize_options = staticmethod(_options.normalize_options)
-    seat_counts = staticmethod(_options.seat_counts)
-    new_state = staticmethod(_state.new_state)
-    deck = staticmethod(_options.deck)
-    decide = staticmethod(_rules.decide)
-    evolve = staticmethod(_evolve.evolve)
-    legal_actions = staticmethod(_legal.legal_actions)
-    to_act = staticmethod(_legal.to_act)
-    pending_system_action = staticmethod(_view.pending_system_action)
-    view = staticmethod(_view.view)
-    event_view = staticmethod(_view.event_view)
-    dump_state = staticmethod(_state.dump_state)
-    load_state = staticmethod(_state.load_state)
-    is_round_boundary = staticmethod(_view.is_round_boundary)
-
-
-RULES = SixtySixRules()
+RULES = rules_of("sixty-six", "66.2", options=_options, state=_state, rules=_rules, evolve=_evolve,
+                 legal=_legal, view=_view)
 
 __all__ = ["RULES", "State"]

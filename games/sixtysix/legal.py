@@ -11,7 +11,8 @@ Rules of this file:
 from __future__ import annotations
 
 from games import cards
-from games.errors import NotYourTurn, RuleError
+from games.engine import TurnTable
+from games.errors import RuleError
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
     AFTER_TRICK, AWAIT_DEAL, FOLLOW, LEAD, MATCH_OVER, ROUND_OVER, State, face_up_card, side_of,
@@ -27,7 +28,6 @@ PHASES: dict[str, frozenset[str]] = {
     MATCH_OVER: frozenset(),
 }
 PLAYER_PHASES = (LEAD, FOLLOW, AFTER_TRICK)
-SYSTEM_ACTIONS = ("deal", "score_round")
 
 RULE = {
     "play": "66 §2.3", "meld": "66 §2.5", "exchange": "66 §2.6", "close": "66 §2.7",
@@ -41,23 +41,6 @@ WRONG_PHASE = {
     "declare_out": "only the leader before leading, or the trick winner, may declare out",
     "draw": "cards are drawn only right after a trick while the stock is open",
 }
-
-
-def to_act(state: State) -> list[int]:
-    return [state.round.to_play] if state.phase in PLAYER_PHASES else []
-
-
-def check_turn(state: State, seat: int, kind: str) -> None:
-    """NotYourTurn unless `seat` is the one the game waits for; RuleError if the phase forbids `kind`."""
-    if state.phase == ROUND_OVER:
-        raise NotYourTurn("the round is being scored")
-    if state.phase == MATCH_OVER:
-        raise NotYourTurn("the match is over")
-    if seat not in to_act(state):
-        waiting = to_act(state)
-        raise NotYourTurn(f"it is seat {waiting[0]}'s turn" if waiting else "waiting for the deal")
-    if kind not in PHASES[state.phase]:
-        raise RuleError(RULE[kind], WRONG_PHASE[kind])
 
 
 # --- checks that need code --------------------------------------------------------------------------
@@ -148,11 +131,6 @@ CHECKS = {
 }
 
 
-def check(state: State, seat: int, action: dict) -> None:
-    check_turn(state, seat, action["type"])
-    CHECKS[action["type"]](state, seat, action)
-
-
 def candidates(state: State, seat: int) -> list[dict]:
     hand = state.round.hands[seat]
     plays = sorted(set(hand), key=cards.sort_key(RANK_ORDER))
@@ -161,18 +139,8 @@ def candidates(state: State, seat: int) -> list[dict]:
             + [{"type": t} for t in ("exchange", "close", "declare_out", "draw")])
 
 
-def legal_actions(state: State, seat: int | None) -> list[dict]:
-    if seat is None or seat not in to_act(state):
-        return []
-    # check() = check_turn + CHECKS: with the seat to act, check_turn passes exactly the phase's types,
-    # so it is applied once here instead of raising for every candidate of another type.
-    allowed, types = [], PHASES[state.phase]
-    for action in candidates(state, seat):
-        if action["type"] not in types:
-            continue
-        try:
-            CHECKS[action["type"]](state, seat, action)
-        except RuleError:
-            continue
-        allowed.append(action)
-    return allowed
+# The tables above, read as every game reads them (games/engine.py).
+TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
+                  candidates=candidates, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER,
+                  scoring="the round is being scored")
+to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions

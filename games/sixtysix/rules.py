@@ -4,13 +4,15 @@ Order of refusal: a malformed action → ActionShapeError; a seat the game is no
 NotYourTurn; a move the rules forbid → RuleError (legal.py). Nothing here mutates: where one action
 leads to several events (the last card of a trick), the later ones are worked out on states that
 `evolve` returns.
+`decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
 from __future__ import annotations
 
 from games import cards
+from games.engine import decider
 from games.errors import ActionShapeError, NotYourTurn
 from games.sixtysix.evolve import evolve
-from games.sixtysix.legal import SYSTEM_ACTIONS, check
+from games.sixtysix.legal import check
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, deck
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
@@ -39,18 +41,6 @@ def check_shape(action: object) -> str:
     if kind == "meld" and action["suit"] not in cards.SUITS:
         raise ActionShapeError(f"not a suit: {action['suit']!r} (one of S H D C)")
     return kind
-
-
-def decide(state: State, seat: int | None, action: dict) -> list[dict]:
-    kind = check_shape(action)
-    if kind in SYSTEM_ACTIONS:
-        if seat is not None:
-            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
-        return SYSTEM[kind](state, action)
-    if seat is None:
-        raise NotYourTurn("the system takes no player actions")
-    check(state, seat, action)
-    return PLAYER[kind](state, seat, action)
 
 
 # --- system actions ---------------------------------------------------------------------------------
@@ -190,3 +180,6 @@ PLAYER = {
     "play": play, "meld": meld, "exchange": exchange, "close": close, "declare_out": declare_out,
     "draw": draw,
 }
+
+
+decide = decider(check_shape, SYSTEM, PLAYER, check)

@@ -12,7 +12,8 @@ from __future__ import annotations
 from itertools import combinations
 
 from games import cards
-from games.errors import NotYourTurn, RuleError
+from games.engine import TurnTable
+from games.errors import RuleError
 from games.smear.options import HAND_SIZE, RANK_ORDER
 from games.smear.state import AUCTION, AWAIT_DEAL, DISCARD, MATCH_OVER, PLAY, ROUND_OVER, State
 
@@ -25,7 +26,6 @@ PHASES: dict[str, frozenset[str]] = {
     MATCH_OVER: frozenset(),
 }
 PLAYER_PHASES = (AUCTION, DISCARD, PLAY)
-SYSTEM_ACTIONS = ("deal", "score_round")
 BID_VALUES = (2, 3, 4)
 
 RULE = {"bid": "Smear §3.3", "pass": "Smear §3.3", "discard": "Smear §3.4", "play": "Smear §3.5"}
@@ -35,23 +35,6 @@ WRONG_PHASE = {
     "discard": "only the bidder discards, right after the auction, when the match plays with a widow",
     "play": "cards are played only after the auction (and the discard)",
 }
-
-
-def to_act(state: State) -> list[int]:
-    return [state.round.to_play] if state.phase in PLAYER_PHASES else []
-
-
-def check_turn(state: State, seat: int, kind: str) -> None:
-    """NotYourTurn unless `seat` is the one the game waits for; RuleError if the phase forbids `kind`."""
-    if state.phase == ROUND_OVER:
-        raise NotYourTurn("the deal is being scored")
-    if state.phase == MATCH_OVER:
-        raise NotYourTurn("the match is over")
-    waiting = to_act(state)
-    if seat not in waiting:
-        raise NotYourTurn(f"it is seat {waiting[0]}'s turn" if waiting else "waiting for the deal")
-    if kind not in PHASES[state.phase]:
-        raise RuleError(RULE[kind], WRONG_PHASE[kind])
 
 
 # --- derived facts the checks share -----------------------------------------------------------------
@@ -128,11 +111,6 @@ def check_play(state: State, seat: int, action: dict) -> None:
 CHECKS = {"bid": check_bid, "pass": check_pass, "discard": check_discard, "play": check_play}
 
 
-def check(state: State, seat: int, action: dict) -> None:
-    check_turn(state, seat, action["type"])
-    CHECKS[action["type"]](state, seat, action)
-
-
 def sorted_cards(held) -> list[str]:
     return sorted(held, key=cards.sort_key(RANK_ORDER))
 
@@ -149,18 +127,7 @@ def candidates(state: State, seat: int) -> list[dict]:
     return [{"type": "play", "card": c} for c in hand]
 
 
-def legal_actions(state: State, seat: int | None) -> list[dict]:
-    if seat is None or seat not in to_act(state):
-        return []
-    # check() = check_turn + CHECKS: with the seat to act, check_turn passes exactly the phase's types,
-    # so it is applied once here instead of raising for every candidate of another type.
-    allowed, types = [], PHASES[state.phase]
-    for action in candidates(state, seat):
-        if action["type"] not in types:
-            continue
-        try:
-            CHECKS[action["type"]](state, seat, action)
-        except RuleError:
-            continue
-        allowed.append(action)
-    return allowed
+# The tables above, read as every game reads them (games/engine.py).
+TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
+                  candidates=candidates, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
+to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions

@@ -4,13 +4,15 @@ Order of refusal: a malformed action → ActionShapeError; a seat the game is no
 NotYourTurn; a move the rules forbid → RuleError (legal.py). Nothing here mutates: where one action
 leads to several events (the call that ends the auction, the last card of a trick), the later ones
 are worked out on states that `evolve` returns.
+`decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
 from __future__ import annotations
 
 from games import cards
+from games.engine import decider
 from games.errors import ActionShapeError, NotYourTurn
 from games.smear.evolve import evolve, next_seat
-from games.smear.legal import SYSTEM_ACTIONS, check, high_bid, sorted_cards
+from games.smear.legal import check, high_bid, sorted_cards
 from games.smear.options import HAND_SIZE, N_SEATS, RANK_ORDER, deck, game_value
 from games.smear.scoring import match_winner, round_result, standing
 from games.smear.state import AWAIT_DEAL, ROUND_OVER, State, dump_result
@@ -42,18 +44,6 @@ def check_shape(action: object) -> str:
         if action["trump"] not in cards.SUITS:
             raise ActionShapeError(f"not a suit: {action['trump']!r} (one of S H D C)")
     return kind
-
-
-def decide(state: State, seat: int | None, action: dict) -> list[dict]:
-    kind = check_shape(action)
-    if kind in SYSTEM_ACTIONS:
-        if seat is not None:
-            raise ActionShapeError(f"{kind} is done by the server, not by a seat")
-        return SYSTEM[kind](state, action)
-    if seat is None:
-        raise NotYourTurn("the system takes no player actions")
-    check(state, seat, action)
-    return PLAYER[kind](state, seat, action)
 
 
 # --- system actions ---------------------------------------------------------------------------------
@@ -144,3 +134,6 @@ def play(state: State, seat: int, action: dict) -> list[dict]:
 
 
 PLAYER = {"bid": bid, "pass": pass_, "discard": discard, "play": play}
+
+
+decide = decider(check_shape, SYSTEM, PLAYER, check)
