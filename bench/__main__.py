@@ -125,8 +125,8 @@ def print_facts(stack: Stack) -> None:
     print(f"machine:  nproc {len(os.sched_getaffinity(0))} (of {os.cpu_count()}), {cpu_name}, "
           f"{mem_kb / 1024 / 1024:.1f} GiB, {platform.system()} {platform.release()}")
     print(f"software: Python {platform.python_version()}, Redis {info['redis_version']} (appendonly yes, "
-          f"appendfsync everysec), gunicorn gthread x{stack.web_concurrency} workers, one rq SimpleWorker; "
-          f"commit {commit}{' (dirty)' if dirty else ''}")
+          f"appendfsync everysec), gunicorn gthread x{stack.web_concurrency} workers, one rq worker "
+          f"(workers/worker.py, non-forking); commit {commit}{' (dirty)' if dirty else ''}")
     print("network:  loopback only; client, API, worker and Redis share the machine")
 
 
