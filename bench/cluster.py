@@ -16,18 +16,15 @@ import argparse
 import multiprocessing
 import os
 import shutil
-import subprocess
 import tempfile
 import time
-import urllib.request
 from pathlib import Path
 
 import redis
 
 from bench import load
-from bench.stack import BIN, REPO, START_TIMEOUT_S
+from bench.stack import BIN, Processes, answers
 from tests.support.cluster import Cluster
-from tests.support.processes import stop_process
 from tests.support.redis_proc import RedisProcess, free_port
 
 
@@ -39,7 +36,7 @@ class ScaledStack:
         self.cluster = Cluster(self.dir) if cluster else None
         self.queues = RedisProcess(appendonly=True, workdir=str(self.dir))
         self.ports = [free_port() for _ in range(instances)]
-        self.procs: list[subprocess.Popen] = []
+        self.processes = Processes(self.dir)
 
     @property
     def apis(self) -> list[str]:
@@ -65,29 +62,12 @@ class ScaledStack:
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url
         for i, port in enumerate(self.ports):
-            self._spawn(f"api{i}", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                    "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env)
+            self.processes.spawn(f"api{i}", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                                             "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env)
         for i in range(2):
-            self._spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env)
-        for api in self.apis:
-            self._await(api)
-
-    def _spawn(self, name: str, args: list[str], env: dict) -> None:
-        with open(self.dir / f"{name}.log", "wb") as log:
-            self.procs.append(subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                               stdin=subprocess.DEVNULL))
-
-    def _await(self, api: str) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            try:
-                if urllib.request.urlopen(api + "/readyz", timeout=1).status == 200:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{api} did not start within {START_TIMEOUT_S} s")
-            time.sleep(0.05)
+            self.processes.spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env)
+        for i, api in enumerate(self.apis):
+            self.processes.wait_until(lambda api=api: answers(api + "/readyz"), f"API instance {i}")
 
     def keys_per_primary(self) -> dict[str, int]:
         if not self.cluster:
@@ -95,8 +75,7 @@ class ScaledStack:
         return {f"127.0.0.1:{port}": redis.Redis(port=port).dbsize() for port in self.cluster.ports}
 
     def stop(self) -> None:
-        for proc in reversed(self.procs):
-            stop_process(proc)
+        self.processes.stop()
         self.queues.stop()
         if self.cluster:
             self.cluster.stop()

@@ -25,54 +25,21 @@ BIN = Path(sys.executable).parent
 START_TIMEOUT_S = 20.0
 
 
-class Stack:
-    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
-        self.operator_token = operator_token
-        self.web_concurrency = web_concurrency
-        self.bare = bare
-        self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
-        self.redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
-        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
-        self.base_url = f"http://127.0.0.1:{self.api_port}"
-        self.bare_url = f"http://127.0.0.1:{self.bare_port}"
+class Processes:
+    """Named processes started in one directory, each logging to `<name>.log` there; `wait_until` polls
+    a probe (bounded) while they start, and fails at once if one of them has exited; `stop` ends them
+    in the reverse order of their start."""
+
+    def __init__(self, directory: Path):
+        self.dir = directory
         self.procs: dict[str, subprocess.Popen] = {}
 
-    def __enter__(self) -> "Stack":
-        try:
-            self._start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
-    def _spawn(self, name: str, args: list[str], env: dict | None = None) -> None:
+    def spawn(self, name: str, args: list[str], env: dict | None = None) -> None:
         with open(self.dir / f"{name}.log", "wb") as log:
             self.procs[name] = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
                                                 stdin=subprocess.DEVNULL)
 
-    def _start(self) -> None:
-        self._spawn("redis", [redis_binary(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                              "--dir", str(self.dir), "--appendonly", "yes", "--maxmemory-policy", "noeviction",
-                              "--save", ""])
-        self._await(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
-        env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
-               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING",
-               "TALON_RATE_LIMITS": "off"}  # the bench measures throughput, not the limits
-        self._spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                 "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
-        self._spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
-        if self.bare:
-            self._spawn("bare", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                 "--bind", f"127.0.0.1:{self.bare_port}", "bench.bare:app"], env)
-            self._await(lambda: urllib.request.urlopen(self.bare_url + "/bare/probe", timeout=1).status == 200,
-                        "the bare endpoints")
-        self._await(lambda: urllib.request.urlopen(self.base_url + "/readyz", timeout=1).status == 200, "the API")
-
-    def _await(self, probe, what: str) -> None:
-        """Bounded polling while a process starts."""
+    def wait_until(self, probe, what: str) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             for name, proc in self.procs.items():
@@ -94,8 +61,60 @@ class Stack:
             return ""
 
     def stop(self) -> None:
-        """The worker and the API first (they need Redis to stop cleanly), Redis last."""
-        for name in ("worker", "bare", "gunicorn", "redis"):
-            if name in self.procs:
-                stop_process(self.procs[name])
+        for proc in reversed(list(self.procs.values())):
+            stop_process(proc)
+
+
+def answers(url: str) -> bool:
+    return urllib.request.urlopen(url, timeout=1).status == 200
+
+
+class Stack:
+    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
+        self.operator_token = operator_token
+        self.web_concurrency = web_concurrency
+        self.bare = bare
+        self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
+        self.redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.base_url = f"http://127.0.0.1:{self.api_port}"
+        self.bare_url = f"http://127.0.0.1:{self.bare_port}"
+        self.processes = Processes(self.dir)
+        self.procs = self.processes.procs
+
+    def __enter__(self) -> "Stack":
+        try:
+            self._start()
+        except BaseException:
+            self.stop()
+            raise
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _start(self) -> None:
+        spawn, wait_until = self.processes.spawn, self.processes.wait_until
+        spawn("redis", [redis_binary(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
+                        "--dir", str(self.dir), "--appendonly", "yes", "--maxmemory-policy", "noeviction",
+                        "--save", ""])
+        wait_until(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
+        env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
+               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING",
+               "TALON_RATE_LIMITS": "off"}  # the bench measures throughput, not the limits
+        spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                           "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
+        spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
+        if self.bare:
+            spawn("bare", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                           "--bind", f"127.0.0.1:{self.bare_port}", "bench.bare:app"], env)
+            wait_until(lambda: answers(self.bare_url + "/bare/probe"), "the bare endpoints")
+        wait_until(lambda: answers(self.base_url + "/readyz"), "the API")
+
+    def log(self, name: str) -> str:
+        return self.processes.log(name)
+
+    def stop(self) -> None:
+        """The worker and the APIs first (they need Redis to stop cleanly), Redis last."""
+        self.processes.stop()
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -1,6 +1,7 @@
-"""The bench, end to end at tiny sizes, so that `make bench` cannot rot: it starts its own stack
-(Redis, gunicorn, a worker, the bare endpoints), runs every section and prints the whole table.
-No thresholds: speed is measured by `make bench`, not asserted here."""
+"""The benches, end to end at tiny sizes, so that they cannot rot: `make bench` starts its own stack
+(Redis, gunicorn, a worker, the bare endpoints), runs every section and prints the whole table; the rq
+cost and the scale-out bench (a Redis Cluster, two API instances) print their rows. No thresholds:
+speed is measured by the benches, not asserted here."""
 from __future__ import annotations
 
 from bench.__main__ import main
@@ -28,3 +29,12 @@ def test_the_rq_cost_bench_prints_its_figure(capsys):
     out = capsys.readouterr().out
     for worker_class in ("SimpleWorker", "TalonWorker"):
         assert f"rq, per no-op job (20 jobs), {worker_class}: enqueue" in out
+
+
+def test_the_cluster_bench_prints_its_rows(capsys):
+    from bench import cluster
+    cluster.main(["--clients", "2", "--seconds", "1"])
+    out = capsys.readouterr().out
+    for row in ("one Redis, 1 API instance", "Cluster, 1 API instance", "Cluster, 2 API instances",
+                "keys per primary after the Cluster slices"):
+        assert row in out, row
