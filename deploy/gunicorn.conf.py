@@ -39,7 +39,6 @@ logconfig_dict = {
 }
 
 
-
 class TalonLogger(Logger):
     """gunicorn's logger, building a request's access-log line only when the access logger writes it.
 

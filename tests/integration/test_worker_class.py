@@ -17,52 +17,49 @@ def own_worker_record() -> tuple[str, int]:
     """A job: its worker's state and the time-to-live of its worker key, as Redis holds them."""
     job = get_current_job()
     record = Worker.find_by_key(f"{Worker.redis_worker_namespace_prefix}{job.worker_name}", connection=job.connection)
-    return record.get_state(), job.connection.ttl(record.key)
+    return record.get_state(), job.r.ttl(record.key)
 
 
 def test_a_running_job_sees_its_worker_busy_and_kept_alive(r):
-    connection = r
-    queue = Queue("worker-class", connection=connection)
+    queue = Queue("worker-class", connection=r)
     jobs = [queue.enqueue(own_worker_record, job_timeout=JOB_TIMEOUT_S) for _ in range(3)]
-    worker = TalonWorker([queue], connection=connection)
+    worker = TalonWorker([queue], connection=r)
     burst(worker, logging_level="WARNING")
     for job in jobs:
         state, ttl = job.return_value()
         assert state == "busy"
         assert JOB_TIMEOUT_S < ttl <= JOB_TIMEOUT_S + 60   # rq's heartbeat for the job's time limit
-    assert connection.hget(worker.key, "successful_job_count") == b"3"
+    assert r.hget(worker.key, "successful_job_count") == b"3"
 
 
 def test_heartbeats_are_written_unless_one_as_long_went_out_just_before(r, monkeypatch):
-    connection = r
-    worker = TalonWorker([Queue("worker-class", connection=connection)], connection=connection)
+    worker = TalonWorker([Queue("worker-class", connection=r)], connection=r)
     worker.register_birth()
     try:
         idle_ttl = worker.worker_ttl + 60
         worker.heartbeat()
-        first = connection.hget(worker.key, "last_heartbeat")
-        assert idle_ttl - 2 <= connection.ttl(worker.key) <= idle_ttl
+        first = r.hget(worker.key, "last_heartbeat")
+        assert idle_ttl - 2 <= r.ttl(worker.key) <= idle_ttl
         worker.heartbeat()
         worker.heartbeat(idle_ttl - 100)
-        assert connection.hget(worker.key, "last_heartbeat") == first   # the key lives as long already
+        assert r.hget(worker.key, "last_heartbeat") == first   # the key lives as long already
         worker.heartbeat(idle_ttl + 600)
-        longer = connection.hget(worker.key, "last_heartbeat")
-        assert longer != first and connection.ttl(worker.key) > idle_ttl
+        longer = r.hget(worker.key, "last_heartbeat")
+        assert longer != first and r.ttl(worker.key) > idle_ttl
         monkeypatch.setattr(worker_module, "HEARTBEAT_REPEAT_S", 0.0)
         worker.heartbeat(60)
-        assert connection.hget(worker.key, "last_heartbeat") != longer and connection.ttl(worker.key) <= 60
+        assert r.hget(worker.key, "last_heartbeat") != longer and r.ttl(worker.key) <= 60
     finally:
         worker.register_death()
 
 
 def test_the_state_is_written_when_it_changes(r):
-    connection = r
-    worker = TalonWorker([Queue("worker-class", connection=connection)], connection=connection)
+    worker = TalonWorker([Queue("worker-class", connection=r)], connection=r)
     worker.register_birth()
     try:
         for state in ("idle", "busy", "busy", "idle", "idle"):
             worker.set_state(state)
-            assert connection.hget(worker.key, "state") == state.encode()
+            assert r.hget(worker.key, "state") == state.encode()
     finally:
         worker.register_death()
 
