@@ -17,7 +17,7 @@ def own_worker_record() -> tuple[str, int]:
     """A job: its worker's state and the time-to-live of its worker key, as Redis holds them."""
     job = get_current_job()
     record = Worker.find_by_key(f"{Worker.redis_worker_namespace_prefix}{job.worker_name}", connection=job.connection)
-    return record.get_state(), job.r.ttl(record.key)
+    return record.get_state(), job.connection.ttl(record.key)
 
 
 def test_a_running_job_sees_its_worker_busy_and_kept_alive(r):
