@@ -31,7 +31,12 @@ def main() -> None:
     queue = Queue(settings.queue_name, connection=connection)
     # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
     # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it.
-    threading.Thread(target=_sweep_ticker, args=(queue,), name="sweep-ticker", daemon=True).start()
+    # The thread has a client of its own: rq lengthens the socket timeout of the worker's connections
+    # (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of those made after the
+    # worker exists; one the ticker made first would end every idle dequeue after 5 s with an error
+    # and a pause of 1-2 s, in which a new job waited.
+    ticker_queue = Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url))
+    threading.Thread(target=_sweep_ticker, args=(ticker_queue,), name="sweep-ticker", daemon=True).start()
     work_through_outages(queue, connection)
 
 

@@ -1,5 +1,6 @@
 """The worker process (`python -m workers`) logs at LOG_LEVEL, rq's own lines included (rq sets its
-logger to INFO when imported), and says each job's start and end, not its result's lifespan."""
+logger to INFO when imported), and says each job's start and end, not its result's lifespan; waiting
+for work logs no errors."""
 from __future__ import annotations
 
 import json
@@ -41,3 +42,21 @@ def test_info_level_logs_jobs_without_result_lifespans(r, redis_url, tmp_path):
     messages = [line["msg"] for line in lines(log) if line["logger"] == "rq.worker"]
     assert any("Job OK" in m for m in messages), messages[:5]
     assert not any("result is kept" in m for m in messages)
+
+
+def test_an_idle_worker_waits_for_jobs_without_errors(r, redis_url, tmp_path):
+    """rq blocks in its dequeue for minutes; a Redis client times out a read after its socket timeout
+    (redis-py's default: 5 s, here 1 s), so every connection of the worker must have rq's longer one.
+    A shorter one ended each idle dequeue with "could not connect to Redis" and a pause of 1-2 s."""
+    log = tmp_path / "worker.log"
+    worker = start_worker(redis_url + "?socket_timeout=1", log, LOG_LEVEL="INFO", LOG_FORMAT="json")
+    try:
+        time.sleep(3.5)  # idle: three socket timeouts long
+        talon = Talon(r)
+        game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
+        await_finished(talon, game.game_id, 60, lambda: "no finished match:\n" + log.read_text())
+    finally:
+        worker.terminate()
+        worker.wait(10)
+    errors = [line["msg"] for line in lines(log) if line["level"] in ("WARNING", "ERROR", "CRITICAL")]
+    assert errors == []
