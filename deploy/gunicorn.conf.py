@@ -1,6 +1,7 @@
 """gunicorn settings for the Talon API. Threads, because SSE and long-polls hold a request open."""
 import logging
 import os
+import signal
 
 from gunicorn.glogging import Logger
 
@@ -52,6 +53,20 @@ class TalonLogger(Logger):
 
 
 logger_class = TalonLogger
+
+
+def post_worker_init(worker):
+    """On SIGTERM (a stop, a deploy) the worker lets open long-polls and event streams end within
+    seconds (service/shutdown.py), instead of its graceful stop waiting the whole graceful_timeout for
+    them and then cutting them off."""
+    from service import shutdown
+    stop = worker.handle_exit
+
+    def handle_exit(sig, frame):
+        shutdown.begin()
+        stop(sig, frame)
+
+    signal.signal(signal.SIGTERM, handle_exit)
 
 
 # Prometheus multiprocess mode: each worker writes its samples to PROMETHEUS_MULTIPROC_DIR (which

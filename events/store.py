@@ -44,6 +44,8 @@ LOBBY_STATUSES = ("waiting", "active", "finished")
 IDEMPOTENCY_TTL_S = 24 * 3600
 # redis-py 8 gives clients a 5 s socket timeout unless told otherwise (earlier versions: none).
 DEFAULT_SOCKET_TIMEOUT_S = 5.0
+# The longest single XREAD BLOCK of a wait: how long a wait may take to notice its `until`.
+MAX_WAIT_SLICE_S = 4.0
 _GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # Printable ASCII without space, as an HTTP `Idempotency-Key` carries it.
@@ -296,13 +298,15 @@ class EventStore:
         entries = self.client.xrange(self._key(game_id, "events"), min=f"{after + 1}-0", count=limit)
         return self._decode(entries)
 
-    def wait(self, game_id: str, after: int, timeout_s: float) -> list[StoredEvent]:
-        """Events with version > after as soon as there are any; [] after `timeout_s`.
+    def wait(self, game_id: str, after: int, timeout_s: float,
+             until: Callable[[], bool] | None = None) -> list[StoredEvent]:
+        """Events with version > after as soon as there are any; [] after `timeout_s`, or as soon as
+        `until()` is true (asked between slices: the API process uses it to end waits when it stops).
 
         XREAD BLOCK, in slices shorter than the client's socket timeout (redis-py 8 sets 5 s by
-        default, and a read that outlasts it fails as if Redis were gone): a long-poll of 30 s is a
-        few XREADs. redis-py takes a pool connection for each and returns it after, so waits share no
-        state.
+        default, and a read that outlasts it fails as if Redis were gone) and at most MAX_WAIT_SLICE_S:
+        a long-poll of 30 s is a few XREADs. redis-py takes a pool connection for each and returns it
+        after, so waits share no state.
         """
         key = self._key(game_id, "events")
         deadline = time.monotonic() + timeout_s
@@ -315,7 +319,7 @@ class EventStore:
                 # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]}.
                 entries = next(iter(reply.values()))[0] if isinstance(reply, dict) else reply[0][1]
                 return self._decode(entries)
-            if block_ms is None or time.monotonic() >= deadline:
+            if block_ms is None or time.monotonic() >= deadline or (until is not None and until()):
                 return []
 
     def load(self, game_id: str, engine_version: str) -> tuple[Snapshot | None, list[StoredEvent]]:
@@ -428,14 +432,15 @@ class EventStore:
 
 
 def _block_slice_s(client) -> float:
-    """The longest XREAD BLOCK that ends before the client's socket timeout (a second to spare)."""
+    """The longest XREAD BLOCK that ends before the client's socket timeout (a second to spare), and
+    within MAX_WAIT_SLICE_S."""
     kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
     if kwargs is None:  # a Redis Cluster client
         kwargs = getattr(getattr(client, "nodes_manager", None), "connection_kwargs", None) or {}
     timeout = kwargs.get("socket_timeout", DEFAULT_SOCKET_TIMEOUT_S)
     if timeout is None:
-        return float("inf")
-    return max(timeout - 1.0, timeout / 2)
+        return MAX_WAIT_SLICE_S
+    return min(max(timeout - 1.0, timeout / 2), MAX_WAIT_SLICE_S)
 
 
 def _check_idempotency_key(key: str) -> str:

@@ -1,7 +1,8 @@
 """Server-Sent Events for one game, and the short-lived tickets browsers use to open them.
 
 The stream reads the game's Redis stream with XREAD BLOCK from the last version the client saw, so a
-reconnect with Last-Event-ID resumes without a gap (pub/sub would drop what is sent meanwhile).
+reconnect with Last-Event-ID resumes without a gap (pub/sub would drop what is sent meanwhile). A stream
+ends when the process stops (service/shutdown.py), and the client's reconnect finds another one.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
 from events.store import StoredEvent
 from games import table as tables
+from service import shutdown
 from service.http import Caller, settings, talon
 from service.problems import Problem
 
@@ -64,10 +66,11 @@ def response(game: str, game_id: str, who: Caller, after: int) -> Response:
         nonlocal after
         deadline = time.monotonic() + limit_s
         yield "retry: 1000\n\n"
-        while time.monotonic() < deadline:
+        while time.monotonic() < deadline and not shutdown.stopping():
             events = app.store.read(game_id, after=after, limit=200)
             if not events:
-                events = app.store.wait(game_id, after, min(KEEPALIVE_S, max(deadline - time.monotonic(), 0.1)))
+                events = app.store.wait(game_id, after, min(KEEPALIVE_S, max(deadline - time.monotonic(), 0.1)),
+                                        until=shutdown.stopping)
             if not events:
                 yield ": keep-alive\n\n"
                 continue

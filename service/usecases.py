@@ -12,7 +12,7 @@ import hashlib
 import logging
 import secrets
 import uuid
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from functools import partial
 
@@ -91,11 +91,14 @@ class Talon:
         except (UnknownAggregate, ValueError):  # ValueError: an id the store refuses as a key
             raise UnknownGame(game_id) from None
 
-    def wait_for_change(self, table: tables.Table, known_version: int, timeout_s: float) -> tables.Table:
-        """Long-poll: the table once its version has moved past `known_version`, or as it is at the timeout."""
+    def wait_for_change(self, table: tables.Table, known_version: int, timeout_s: float,
+                        until: Callable[[], bool] | None = None) -> tables.Table:
+        """Long-poll: the table once its version has moved past `known_version`, or as it is at the
+        timeout (or once `until()` says to stop waiting)."""
         if table.version != known_version:
             return table
-        return self.table(table.game_id) if self.store.wait(table.game_id, known_version, timeout_s) else table
+        moved = self.store.wait(table.game_id, known_version, timeout_s, until=until)
+        return self.table(table.game_id) if moved else table
 
     def events_page(self, game_id: str, after: int, limit: int):
         events = self.store.read(game_id, after=after, limit=limit + 1)

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from games import table as tables
 from games.errors import RuleError
-from service import examples, stream
+from service import examples, shutdown, stream
 from service.http import (bearer_token, caller, idempotency_key, if_match_versions, is_operator_token,
                           json_response, problems, settings, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
@@ -75,7 +75,8 @@ def get_game(query, game_id):
     known = _if_none_match()
     wait = min(query.get("wait") or 0, settings().long_poll_max_s)
     if wait:
-        table = app.wait_for_change(table, known if known is not None else table.version, wait)
+        table = app.wait_for_change(table, known if known is not None else table.version, wait,
+                                    until=shutdown.stopping)
     if known is not None and known == table.version:
         return "", 304, {"ETag": f'"{table.version}"'}
     return view_response(table, who.seat)

@@ -273,6 +273,19 @@ def test_a_wait_longer_than_the_socket_timeout_neither_fails_nor_misses_events(r
     assert [(e.version, e.data) for e in events] == [(2, {"card": "AS"})]
 
 
+def test_a_wait_ends_early_when_told_to_stop(r, redis_url):
+    """The API process ends its waits when it stops (service/shutdown.py): `until` is asked between
+    the XREAD slices, here 0.25 s long (a 0.5 s socket timeout)."""
+    store = EventStore(redis.Redis.from_url(redis_url, socket_timeout=0.5))
+    store.append("g1", [ev()], 0)
+    stop = threading.Event()
+    threading.Timer(0.6, stop.set).start()
+    started = time.monotonic()
+    assert store.wait("g1", 1, 30, until=stop.is_set) == []
+    assert 0.5 < time.monotonic() - started < 3   # not the 30 s asked for
+    assert [e.version for e in store.wait("g1", 0, 30, until=stop.is_set)] == [1]  # events still come at once
+
+
 def test_waits_do_not_block_other_calls(store):
     """Blocking reads each take their own pool connection: appends and reads go on meanwhile."""
     results: list = []
