@@ -67,6 +67,7 @@ def post_worker_init(worker):
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
+    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn had it: the signal does not disturb requests
 
 
 # Prometheus multiprocess mode: each worker writes its samples to PROMETHEUS_MULTIPROC_DIR (which
