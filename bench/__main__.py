@@ -230,13 +230,13 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
         use = stats.cpu.per_action_ms(stats.actions)
         detail.append((f"{stats.target}: CPU per action", f"{sum(use.values()):.2f} ms",
                        "; ".join(f"{name} {ms:.2f}" for name, ms in use.items())))
-    use = lambda r: r.load.cpu.per_action_ms(r.load.actions)  # noqa: E731
     for r in rows:
+        use = r.load.cpu.per_action_ms(r.load.actions)
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
                        f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 "
                        + "/".join(f"{figures.percentile(s.post_s, 50) * 1000:.1f}" for s in r.slices if s.post_s)
-                       + f" ms); CPU per action {sum(use(r).values()):.2f} ms (Redis "
-                       f"{use(r).get('Redis', 0):.2f}); CPU elsewhere during its slices "
+                       + f" ms); CPU per action {sum(use.values()):.2f} ms (Redis "
+                       f"{use.get('Redis', 0):.2f}); CPU elsewhere during its slices "
                        f"{r.elsewhere_s:.1f} s; GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "
                        f"{r.used_memory / 2**20:,.0f} MiB; copies written in {r.seed_s:.1f} s"))
