@@ -11,58 +11,44 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 import urllib.request
 from pathlib import Path
 
 import redis
 
-from tests.support.processes import stop_process
+from tests.support.processes import START_TIMEOUT_S, Proc, spawn, stop_process, wait_until
 from tests.support.redis_proc import free_port, redis_binary
 
 REPO = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
-START_TIMEOUT_S = 20.0
 
 
 class Processes:
-    """Named processes started in one directory, each logging to `<name>.log` there; `wait_until` polls
-    a probe (bounded) while they start, and fails at once if one of them has exited; `stop` ends them
-    in the reverse order of their start."""
+    """Named processes started in one directory (tests/support/processes.py's `spawn`, a log each);
+    `wait_until` polls a probe while they start and fails at once if one of them has exited; `stop`
+    ends them in the reverse order of their start."""
 
     def __init__(self, directory: Path):
         self.dir = directory
-        self.procs: dict[str, subprocess.Popen] = {}
+        self.started: dict[str, Proc] = {}
+
+    @property
+    def procs(self) -> dict[str, subprocess.Popen]:
+        return {name: proc.popen for name, proc in self.started.items()}
 
     def spawn(self, name: str, args: list[str], env: dict | None = None) -> None:
-        with open(self.dir / f"{name}.log", "wb") as log:
-            self.procs[name] = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                                stdin=subprocess.DEVNULL)
+        self.started[name] = spawn(name, args, env, self.dir)
 
     def wait_until(self, probe, what: str) -> None:
-        deadline = time.monotonic() + START_TIMEOUT_S
-        while True:
-            for name, proc in self.procs.items():
-                if proc.poll() is not None:
-                    raise RuntimeError(f"{name} exited with {proc.returncode}:\n{self.log(name)}")
-            try:
-                if probe():
-                    return
-            except Exception:  # noqa: BLE001 - not up yet
-                pass
-            if time.monotonic() > deadline:
-                raise RuntimeError(f"{what} did not start within {START_TIMEOUT_S} s")
-            time.sleep(0.05)
+        wait_until(probe, self.started.values(), what, START_TIMEOUT_S)
 
     def log(self, name: str) -> str:
-        try:
-            return (self.dir / f"{name}.log").read_text(errors="replace")
-        except OSError:
-            return ""
+        proc = self.started.get(name)
+        return proc.log() if proc is not None else ""
 
     def stop(self) -> None:
-        for proc in reversed(list(self.procs.values())):
-            stop_process(proc)
+        for proc in reversed(list(self.started.values())):
+            stop_process(proc.popen)
 
 
 def answers(url: str) -> bool:
@@ -80,7 +66,6 @@ class Stack:
         self.base_url = f"http://127.0.0.1:{self.api_port}"
         self.bare_url = f"http://127.0.0.1:{self.bare_port}"
         self.processes = Processes(self.dir)
-        self.procs = self.processes.procs
 
     def __enter__(self) -> "Stack":
         try:
@@ -110,6 +95,10 @@ class Stack:
                            "--bind", f"127.0.0.1:{self.bare_port}", "bench.bare:app"], env)
             wait_until(lambda: answers(self.bare_url + "/bare/probe"), "the bare endpoints")
         wait_until(lambda: answers(self.base_url + "/readyz"), "the API")
+
+    @property
+    def procs(self) -> dict[str, subprocess.Popen]:
+        return self.processes.procs
 
     def log(self, name: str) -> str:
         return self.processes.log(name)

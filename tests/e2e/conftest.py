@@ -7,23 +7,20 @@ from __future__ import annotations
 
 import os
 import shutil
-import subprocess
 import sys
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
 import requests
 
-from tests.support.processes import stop_process
+from tests.support.processes import START_TIMEOUT_S, Proc, spawn, stop_process, wait_until
 from tests.support.redis_proc import RedisProcess, free_port
 
 REPO = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 OPERATOR_TOKEN = "e2e-operator-token"
-START_TIMEOUT_S = 20.0
 
 
 @pytest.hookimpl(hookwrapper=True)
@@ -34,19 +31,6 @@ def pytest_runtest_makereport(item, call):
     running = item.funcargs.get("service") if hasattr(item, "funcargs") else None
     if report.failed and report.when == "call" and isinstance(running, Service):
         report.sections.append(("talon service logs", running.logs()))
-
-
-@dataclass
-class Proc:
-    name: str
-    popen: subprocess.Popen
-    log_path: Path
-
-    def log(self) -> str:
-        try:
-            return self.log_path.read_text(errors="replace")
-        except OSError as exc:
-            return f"(no log: {exc})"
 
 
 @dataclass
@@ -72,29 +56,10 @@ class Service:
             stop_process(proc.popen)
 
 
-def spawn(name: str, args: list[str], env: dict, workdir: Path) -> Proc:
-    log_path = workdir / f"{name}.log"
-    with open(log_path, "wb") as log:
-        popen = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
-    return Proc(name, popen, log_path)
-
-
 def wait_ready(base_url: str, procs: list[Proc], timeout_s: float = START_TIMEOUT_S) -> None:
-    """Bounded polling of /readyz while the processes start (start-up has no event to await)."""
-    deadline = time.monotonic() + timeout_s
-    while True:
-        for proc in procs:
-            if proc.popen.poll() is not None:
-                raise RuntimeError(f"{proc.name} exited with {proc.popen.returncode} during start-up:\n{proc.log()}")
-        try:
-            if requests.get(base_url + "/readyz", timeout=1).status_code == 200:
-                return
-        except requests.RequestException:
-            pass
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"{base_url}/readyz did not answer within {timeout_s} s")
-        time.sleep(0.1)
+    """Bounded polling of /readyz while the processes start."""
+    wait_until(lambda: requests.get(base_url + "/readyz", timeout=1).status_code == 200, procs,
+               f"{base_url} (/readyz)", timeout_s)
 
 
 @pytest.fixture
