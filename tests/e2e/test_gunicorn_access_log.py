@@ -5,12 +5,9 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
-import tempfile
 import time
 from pathlib import Path
 
-import pytest
 import requests
 
 from tests.e2e.conftest import BIN, spawn, wait_ready
@@ -37,24 +34,17 @@ def served_log(tmp: Path, **env: str) -> list[dict]:
     return [json.loads(line) for line in proc.log().splitlines() if line.startswith("{")]
 
 
-@pytest.fixture
-def tmp():
-    path = Path(tempfile.mkdtemp(prefix="talon-accesslog-"))
-    yield path
-    shutil.rmtree(path, ignore_errors=True)
-
-
 def access_lines(lines: list[dict]) -> list[dict]:
     return [line for line in lines if line.get("logger") == "gunicorn.access" and "/livez" in line["msg"]]
 
 
-def test_access_lines_when_the_access_log_is_asked_for(tmp):
-    lines = served_log(tmp, GUNICORN_ACCESSLOG="-")
+def test_access_lines_when_the_access_log_is_asked_for(tmp_path):
+    lines = served_log(tmp_path, GUNICORN_ACCESSLOG="-")
     assert len(access_lines(lines)) == 3
     assert any(line.get("logger") == "talon.http" for line in lines)   # the app's own lines as well
 
 
-def test_no_access_lines_by_default(tmp):
-    lines = served_log(tmp)
+def test_no_access_lines_by_default(tmp_path):
+    lines = served_log(tmp_path)
     assert access_lines(lines) == []
     assert any(line.get("logger") == "talon.http" for line in lines)

@@ -14,9 +14,11 @@ from tests.support.talon import await_finished
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]
 
 
-def play_one_match(redis_url: str, r, level: str, log_path: Path) -> None:
+def play_one_match(redis_url: str, r, level: str, log_path: Path, idle_s: float = 0.0) -> None:
+    """A worker on `redis_url` plays one all-bot match, after `idle_s` with nothing to do."""
     worker = start_worker(redis_url, log_path, LOG_LEVEL=level, LOG_FORMAT="json")
     try:
+        time.sleep(idle_s)
         talon = Talon(r)
         game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
         await_finished(talon, game.game_id, 60, lambda: "no finished match:\n" + log_path.read_text())
@@ -49,14 +51,6 @@ def test_an_idle_worker_waits_for_jobs_without_errors(r, redis_url, tmp_path):
     (redis-py's default: 5 s, here 1 s), so every connection of the worker must have rq's longer one.
     A shorter one ended each idle dequeue with "could not connect to Redis" and a pause of 1-2 s."""
     log = tmp_path / "worker.log"
-    worker = start_worker(redis_url + "?socket_timeout=1", log, LOG_LEVEL="INFO", LOG_FORMAT="json")
-    try:
-        time.sleep(3.5)  # idle: three socket timeouts long
-        talon = Talon(r)
-        game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
-        await_finished(talon, game.game_id, 60, lambda: "no finished match:\n" + log.read_text())
-    finally:
-        worker.terminate()
-        worker.wait(10)
+    play_one_match(redis_url + "?socket_timeout=1", r, "INFO", log, idle_s=3.5)  # idle: three socket timeouts
     errors = [line["msg"] for line in lines(log) if line["level"] in ("WARNING", "ERROR", "CRITICAL")]
     assert errors == []
