@@ -216,7 +216,8 @@ def configure_logging(level: str | None = None, stream=None) -> logging.Handler:
     handler.setFormatter(TextFormatter() if os.environ.get("LOG_FORMAT") == "text" else JsonFormatter())
     handler._talon = True
     root.addHandler(handler)
-    root.setLevel(level or os.environ.get("LOG_LEVEL", "INFO"))
+    # Any case, as gunicorn takes it (its config lowercases LOG_LEVEL; logging knows only upper case).
+    root.setLevel((level or os.environ.get("LOG_LEVEL", "INFO")).upper())
     return handler
 
 

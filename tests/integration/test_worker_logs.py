@@ -34,7 +34,7 @@ def lines(log_path: Path) -> list[dict]:
 
 def test_warning_level_silences_rqs_job_lines(r, redis_url, tmp_path):
     log = tmp_path / "worker.log"
-    play_one_match(redis_url, r, "WARNING", log)
+    play_one_match(redis_url, r, "warning", log)  # lower case, as gunicorn's own setting is written
     assert [line for line in lines(log) if line["level"] in ("DEBUG", "INFO")] == []
 
 
