@@ -29,12 +29,21 @@ class TurnTable:
     wrong_phase: Mapping[str, str]                   # action type -> why another phase forbids it
     checks: Mapping[str, Check]                      # action type -> its conditions that need code
     candidates: Callable[[Any, int], list[dict]]     # every action the seat might try in this state
+    deal_phase: str                                  # the system deals
     scoring_phase: str                               # the system scores the deal
     over_phase: str                                  # nobody acts any more
     scoring: str = "the deal is being scored"        # what a seat hears while the system scores
 
     def to_act(self, state) -> list[int]:
         return [state.round.to_play] if state.phase in self.player_phases else []
+
+    def pending_system_action(self, state) -> dict | None:
+        """What the system owes now without a player: a deal or the scoring of a finished deal, else None."""
+        if state.phase == self.deal_phase:
+            return {"type": "deal"}
+        if state.phase == self.scoring_phase:
+            return {"type": "score_round"}
+        return None
 
     def check_turn(self, state, seat: int, kind: str) -> None:
         """NotYourTurn unless `seat` is the one the game waits for; RuleError if the phase forbids `kind`."""
@@ -73,6 +82,11 @@ class TurnTable:
 
 
 Decide = Callable[[Any, "int | None", dict], list[dict]]
+
+
+def event(kind: str, actor: int | None, data: dict) -> dict:
+    """An event as a game's `decide` returns it: its type, the seat that acted (None: the system), its data."""
+    return {"type": kind, "actor": actor, "data": data}
 
 
 def decider(check_shape: Callable[[object], str], system: Mapping[str, Callable], player: Mapping[str, Callable],
@@ -122,6 +136,6 @@ def rules_of(name: str, engine_version: str, *, options: ModuleType, state: Modu
         normalize_options=options.normalize_options, seat_counts=options.seat_counts, deck=options.deck,
         new_state=state.new_state, dump_state=state.dump_state, load_state=state.load_state,
         decide=rules.decide, evolve=evolve.evolve, legal_actions=legal.legal_actions, to_act=legal.to_act,
-        pending_system_action=view.pending_system_action, view=view.view, event_view=view.event_view,
+        pending_system_action=legal.pending_system_action, view=view.view, event_view=view.event_view,
         is_round_boundary=view.is_round_boundary,
     )

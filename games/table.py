@@ -47,6 +47,7 @@ from typing import Any
 
 from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
 from games import bots
+from games.options import whole_number
 from games.registry import BOT_LEVELS, game_names, rules_for
 
 SEAT_KINDS = ("human", "bot")
@@ -124,12 +125,12 @@ def create(game_id: str, game: str, options: dict, seats: list[dict], seed: int,
     first_dealer = table_options["first_dealer"]
     if first_dealer is None:
         first_dealer = random.Random(seed).randrange(len(seats))
-    _check_int("first_dealer", first_dealer, 0, len(seats) - 1)
+    whole_number("first_dealer", first_dealer, 0, len(seats) - 1)
     timeout = table_options["turn_timeout_s"]
     if timeout is not None:
-        _check_int("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
+        whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
     takeover_after = table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER
-    _check_int("takeover_after", takeover_after, *TAKEOVER_RANGE)
+    whole_number("takeover_after", takeover_after, *TAKEOVER_RANGE)
     _check_decks(rules.deck(normalized), decks or [])
     created = {"type": "match_created", "actor": None, "data": {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
@@ -389,11 +390,6 @@ def seat_of_token(table: Table, token_hash: str) -> int | None:
 
 
 # ---------------------------------------------------------------------------------------------------
-
-def _check_int(field: str, value: Any, low: int, high: int) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise OptionError(field, f"{field} must be a whole number from {low} to {high}")
-
 
 def _seat_spec(index: int, seat: dict) -> dict:
     kind = seat.get("kind")

@@ -6,10 +6,11 @@ forms of RULES' names (`teamFormat: twoSides` -> `team_format: two_sides`).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from games import cards
 from games.errors import OptionError
+from games.options import OptionRecord, boolean, choice, whole_number
 
 RANK_ORDER = "J9ATKQ87"  # RULES §1.2: J > 9 > A > T > K > Q (> 8 > 7 with 8 players), trumps alike
 CARD_POINTS = {"J": 3, "9": 2, "A": 1, "T": 1, "K": 0, "Q": 0, "8": 0, "7": 0}
@@ -26,7 +27,7 @@ MAX_TABLES = 1000
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(OptionRecord):
     players: int = 4
     team_format: str = "pairs"
     starting_tables: int = 12
@@ -35,16 +36,8 @@ class Options:
     first_bidder_must_bid: bool = False
     all_pass_contract: str = "28nt_non_dealer"
 
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    @classmethod
-    def from_dict(cls, data: dict) -> "Options":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
-OPTION_NAMES = {f.name for f in fields(Options)} | {"first_dealer"}
+OPTION_NAMES = Options.names() | {"first_dealer"}
 
 
 def normalize_options(options: dict | None, n_seats: int) -> dict:
@@ -70,17 +63,11 @@ def normalize_options(options: dict | None, n_seats: int) -> dict:
 
 def _checked(name: str, value: object, n_seats: int) -> object:
     if name in CHOICES:
-        if value not in CHOICES[name]:
-            raise OptionError(name, f"{name} must be one of {', '.join(CHOICES[name])}")
-        return value
+        return choice(name, value, CHOICES[name])
     if name in BOOLEANS:
-        if not isinstance(value, bool):
-            raise OptionError(name, f"{name} must be true or false")
-        return value
+        return boolean(name, value)
     low, high = {"starting_tables": (1, MAX_TABLES), "first_dealer": (0, n_seats - 1)}[name]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(name, f"{name} must be a whole number from {low} to {high}")
-    return value
+    return whole_number(name, value, low, high)
 
 
 def ranks_for(active_players: int) -> str:

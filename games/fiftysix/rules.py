@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 
 from games import cards
-from games.engine import decider
+from games.engine import decider, event
 from games.errors import ActionShapeError, NotYourTurn
 from games.fiftysix.evolve import evolve
 from games.fiftysix.legal import DENOMINATIONS, check
@@ -36,10 +36,6 @@ SHAPES = {  # action type -> (required fields, optional fields) besides "type"
     "redouble": (set(), set()), "play": ({"card"}, set()), "deal": ({"deck"}, set()),
     "score_round": (set(), set()),
 }
-
-
-def event(kind: str, actor: int | None, data: dict) -> dict:
-    return {"type": kind, "actor": actor, "data": data}
 
 
 def check_shape(action: object) -> str:

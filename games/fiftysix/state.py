@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from games.fiftysix.options import Options, teams_for
+from games.tricks import Play, Trick, dump_plays, load_plays
 
 # Phases (what the game waits for). See legal.py for the actions each allows.
 AWAIT_DEAL = "await_deal"  # the system deals (before the first deal, after a scored or thrown-in deal)
@@ -42,20 +43,6 @@ class Contract:
     @property
     def trump(self) -> str | None:
         return None if self.suit == "NT" else self.suit
-
-
-@dataclass(frozen=True)
-class Play:
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    plays: tuple[Play, ...]
-    winner: int
-    points: int
 
 
 @dataclass(frozen=True)
@@ -178,16 +165,8 @@ def load_contract(d: dict | None) -> Contract | None:
                                            d["all_pass"])
 
 
-def plays(items: tuple[Play, ...]) -> list[dict]:
-    return [{"seat": p.seat, "card": p.card} for p in items]
-
-
-def _load_plays(items: list[dict]) -> tuple[Play, ...]:
-    return tuple(Play(i["seat"], i["card"]) for i in items)
-
-
 def dump_trick(t: Trick) -> dict:
-    return {"leader": t.leader, "cards": plays(t.plays), "winner": t.winner, "points": t.points}
+    return {"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner, "points": t.points}
 
 
 def _dump_round(r: Round) -> dict:
@@ -196,7 +175,7 @@ def _dump_round(r: Round) -> dict:
         "to_play": r.to_play, "calls": [_call(c) for c in r.calls], "high_bid": _call(r.high_bid),
         "level": r.level, "pass_count": r.pass_count, "last_caller": r.last_caller,
         "passed": sorted(r.passed), "contract": dump_contract(r.contract), "leader": r.leader,
-        "trick": plays(r.trick), "tricks": [dump_trick(t) for t in r.tricks],
+        "trick": dump_plays(r.trick), "tricks": [dump_trick(t) for t in r.tricks],
     }
 
 
@@ -207,8 +186,8 @@ def _load_round(d: dict) -> Round:
         calls=tuple(_load_call(c) for c in d["calls"]), high_bid=_load_call(d["high_bid"]),
         level=d["level"], pass_count=d["pass_count"], last_caller=d["last_caller"],
         passed=frozenset(d["passed"]), contract=load_contract(d["contract"]), leader=d["leader"],
-        trick=_load_plays(d["trick"]),
-        tricks=tuple(Trick(t["leader"], _load_plays(t["cards"]), t["winner"], t["points"]) for t in d["tricks"]),
+        trick=load_plays(d["trick"]),
+        tricks=tuple(Trick(t["leader"], load_plays(t["cards"]), t["winner"], t["points"]) for t in d["tricks"]),
     )
 
 

@@ -18,9 +18,9 @@ from games import cards
 from games.fiftysix.legal import to_act
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import (
-    AWAIT_DEAL, DOUBLING, ROUND_OVER, State, card_points, dump_contract, dump_result, dump_trick, plays,
-    team_of,
+    DOUBLING, State, card_points, dump_contract, dump_result, dump_trick, team_of,
 )
+from games.tricks import dump_plays
 
 
 def standing(state: State, tables=None) -> list[dict]:
@@ -61,7 +61,7 @@ def round_view(state: State, seat: int | None) -> dict:
         "contract": dump_contract(rnd.contract),
         "trump": None if rnd.contract is None else rnd.contract.trump,
         "leader": rnd.leader,
-        "trick": plays(rnd.trick),
+        "trick": dump_plays(rnd.trick),
         "tricks": [dump_trick(t) for t in rnd.tricks],
         "card_points": list(card_points(state, rnd)),
         "tricks_won": tricks_won,
@@ -79,14 +79,6 @@ def event_view(event: dict, seat: int | None) -> dict:
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
     }}
-
-
-def pending_system_action(state: State) -> dict | None:
-    if state.phase == AWAIT_DEAL:
-        return {"type": "deal"}
-    if state.phase == ROUND_OVER:
-        return {"type": "score_round"}
-    return None
 
 
 def is_round_boundary(event: dict) -> bool:

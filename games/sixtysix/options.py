@@ -28,10 +28,11 @@ defaults: any option given explicitly beside it still wins.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from games import cards
 from games.errors import OptionError
+from games.options import OptionRecord, boolean, choice, whole_number
 
 RANK_ORDER = "ATKQJ987"  # RULES §2.1: A > T > K > Q > J > 9 > 8 > 7
 CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
@@ -88,7 +89,7 @@ PROFILES = {
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(OptionRecord):
     variant: str = "2p24"
     profile: str = "sixty_six"
     three_player_mode: str = "talon_with_dead_cards"
@@ -109,16 +110,8 @@ class Options:
     def spec(self) -> Variant:
         return spec_of(self.variant, self.three_player_mode)
 
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    @classmethod
-    def from_dict(cls, data: dict) -> "Options":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
-OPTION_NAMES = {f.name for f in fields(Options)} | {"first_dealer"}
+OPTION_NAMES = Options.names() | {"first_dealer"}
 
 
 def spec_of(variant: str, three_player_mode: str = "talon_with_dead_cards") -> Variant:
@@ -148,9 +141,7 @@ def normalize_options(options: dict | None, n_seats: int) -> dict:
 
 
 def _choice(name: str, value: object) -> str:
-    if value not in CHOICES[name]:
-        raise OptionError(name, f"{name} must be one of {', '.join(CHOICES[name])}")
-    return value
+    return choice(name, value, CHOICES[name])
 
 
 def _variant(value: object, n_seats: int) -> Variant:
@@ -168,19 +159,14 @@ def _checked(name: str, value: object, spec: Variant, n_seats: int) -> object:
     if name in CHOICES:
         return _choice(name, value)
     if name in BOOLEANS:
-        if not isinstance(value, bool):
-            raise OptionError(name, f"{name} must be true or false")
-        return value
+        return boolean(name, value)
     limits = {
         "match_target": (1, 1000),
         "schneider_threshold": (0, spec.target),
         "first_dealer": (0, n_seats - 1),
         **{count: (0, stock_size(spec)) for count in COUNTS},
     }
-    low, high = limits[name]
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(name, f"{name} must be a whole number from {low} to {high}")
-    return value
+    return whole_number(name, value, *limits[name])
 
 
 def stock_size(variant: Variant) -> int:

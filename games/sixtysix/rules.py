@@ -9,7 +9,7 @@ leads to several events (the last card of a trick), the later ones are worked ou
 from __future__ import annotations
 
 from games import cards
-from games.engine import decider
+from games.engine import decider, event
 from games.errors import ActionShapeError, NotYourTurn
 from games.sixtysix.evolve import evolve
 from games.sixtysix.legal import check
@@ -24,10 +24,6 @@ SHAPES = {  # action type -> its fields besides "type"
     "play": {"card"}, "meld": {"suit"}, "exchange": set(), "close": set(), "declare_out": set(),
     "draw": set(), "deal": {"deck"}, "score_round": set(),
 }
-
-
-def event(kind: str, actor: int | None, data: dict) -> dict:
-    return {"type": kind, "actor": actor, "data": data}
 
 
 def check_shape(action: object) -> str:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 
 from games.sixtysix.options import Options
+from games.tricks import Play, Trick, dump_plays, load_plays
 
 # Phases (what the game waits for). See legal.py for the actions each allows.
 AWAIT_DEAL = "await_deal"  # the system deals (before the first deal and after a scored round)
@@ -19,20 +20,6 @@ FOLLOW = "follow"  # the next seat plays to the trick
 AFTER_TRICK = "after_trick"  # stock open: the trick winner draws, closes or declares out
 ROUND_OVER = "round_over"  # declared out or all cards played: the system scores the round
 MATCH_OVER = "match_over"
-
-
-@dataclass(frozen=True)
-class Play:
-    seat: int
-    card: str
-
-
-@dataclass(frozen=True)
-class Trick:
-    leader: int
-    plays: tuple[Play, ...]
-    winner: int
-    points: int
 
 
 @dataclass(frozen=True)
@@ -204,14 +191,6 @@ def load_state(data: dict) -> State:
     )
 
 
-def _plays(plays: tuple[Play, ...]) -> list[dict]:
-    return [{"seat": p.seat, "card": p.card} for p in plays]
-
-
-def _load_plays(items: list[dict]) -> tuple[Play, ...]:
-    return tuple(Play(item["seat"], item["card"]) for item in items)
-
-
 def _opt_tuple(value):
     return None if value is None else tuple(value)
 
@@ -221,8 +200,8 @@ def _dump_round(rnd: Round) -> dict:
         "number": rnd.number, "dealer": rnd.dealer, "trump_suit": rnd.trump_suit,
         "trump_card": rnd.trump_card, "stock": list(rnd.stock),
         "hands": [list(h) for h in rnd.hands], "leader": rnd.leader, "to_play": rnd.to_play,
-        "trick": _plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "plays": _plays(t.plays), "winner": t.winner, "points": t.points}
+        "trick": dump_plays(rnd.trick),
+        "tricks": [{"leader": t.leader, "plays": dump_plays(t.plays), "winner": t.winner, "points": t.points}
                    for t in rnd.tricks],
         "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points} for m in rnd.melds],
         "meld_used": [list(u) for u in rnd.meld_used], "turn_meld": rnd.turn_meld,
@@ -238,8 +217,8 @@ def _load_round(d: dict) -> Round:
         number=d["number"], dealer=d["dealer"], trump_suit=d["trump_suit"],
         trump_card=d["trump_card"], stock=tuple(d["stock"]),
         hands=tuple(tuple(h) for h in d["hands"]), leader=d["leader"], to_play=d["to_play"],
-        trick=_load_plays(d["trick"]),
-        tricks=tuple(Trick(t["leader"], _load_plays(t["plays"]), t["winner"], t["points"])
+        trick=load_plays(d["trick"]),
+        tricks=tuple(Trick(t["leader"], load_plays(t["plays"]), t["winner"], t["points"])
                      for t in d["tricks"]),
         melds=tuple(Meld(m["seat"], m["suit"], m["points"]) for m in d["melds"]),
         meld_used=tuple(tuple(u) for u in d["meld_used"]), turn_meld=d["turn_meld"],

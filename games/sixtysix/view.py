@@ -21,13 +21,9 @@ from games import cards
 from games.sixtysix.legal import to_act
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
-    AWAIT_DEAL, ROUND_OVER, State, card_points, dump_result, face_up_card, meld_points, side_of, stock_open, stock_size,
-    tricks_won,
+    State, card_points, dump_result, face_up_card, meld_points, side_of, stock_open, stock_size, tricks_won,
 )
-
-
-def _plays(plays) -> list[dict]:
-    return [{"seat": p.seat, "card": p.card} for p in plays]
+from games.tricks import dump_plays
 
 
 def standing(state: State, scores=None) -> list[dict]:
@@ -66,8 +62,8 @@ def round_view(state: State, seat: int | None) -> dict:
         "closed": rnd.closer is not None,
         "closer": rnd.closer,
         "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
-        "trick": _plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "cards": _plays(t.plays), "winner": t.winner, "points": t.points}
+        "trick": dump_plays(rnd.trick),
+        "tricks": [{"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner, "points": t.points}
                    for t in rnd.tricks],
         "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points,
                    "active": bool(tricks[side_of(state, m.seat)])} for m in rnd.melds],
@@ -104,14 +100,6 @@ def _drew(data: dict, seat: int | None) -> dict:
 
 
 HIDERS = {"dealt": _dealt, "drew": _drew}
-
-
-def pending_system_action(state: State) -> dict | None:
-    if state.phase == AWAIT_DEAL:
-        return {"type": "deal"}
-    if state.phase == ROUND_OVER:
-        return {"type": "score_round"}
-    return None
 
 
 def is_round_boundary(event: dict) -> bool:

@@ -129,5 +129,6 @@ def candidates(state: State, seat: int) -> list[dict]:
 
 # The tables above, read as every game reads them (games/engine.py).
 TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
-                  candidates=candidates, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
+                  candidates=candidates, deal_phase=AWAIT_DEAL, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
 to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions
+pending_system_action = TURNS.pending_system_action

@@ -5,10 +5,11 @@ the frozen `Options` built from its output.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 
 from games import cards
 from games.errors import OptionError
+from games.options import OptionRecord, boolean, choice, whole_number
 
 RANK_ORDER = "AKQJT987"  # RULES §3.1: A > K > Q > J > T > 9 > 8 > 7 in every suit, trumps included
 GAME_VALUE = {"A": 4, "K": 3, "Q": 2, "J": 1, "T": 10, "9": 0, "8": 0, "7": 0}  # 80 in the pack
@@ -27,7 +28,7 @@ LIMITS = {"widow_size": (0, 3), "match_target": (1, 1000)}
 
 
 @dataclass(frozen=True)
-class Options:
+class Options(OptionRecord):
     widow_size: int = 0
     all_pass: str = "redeal_same_dealer"
     high_low_rule: str = "ace_seven"
@@ -38,16 +39,8 @@ class Options:
     win_only_on_successful_bid: bool = False
     cap_non_bidder_at_15: bool = False
 
-    def as_dict(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
-    @classmethod
-    def from_dict(cls, data: dict) -> "Options":
-        names = {f.name for f in fields(cls)}
-        return cls(**{k: v for k, v in data.items() if k in names})
-
-
-OPTION_NAMES = {f.name for f in fields(Options)} | {"first_dealer"}
+OPTION_NAMES = Options.names() | {"first_dealer"}
 
 
 def normalize_options(options: dict | None, n_seats: int) -> dict:
@@ -63,17 +56,10 @@ def normalize_options(options: dict | None, n_seats: int) -> dict:
 
 def _checked(name: str, value: object, n_seats: int) -> object:
     if name in CHOICES:
-        if value not in CHOICES[name]:
-            raise OptionError(name, f"{name} must be one of {', '.join(CHOICES[name])}")
-        return value
+        return choice(name, value, CHOICES[name])
     if name in BOOLEANS:
-        if not isinstance(value, bool):
-            raise OptionError(name, f"{name} must be true or false")
-        return value
-    low, high = LIMITS.get(name, (0, n_seats - 1))  # first_dealer: a seat
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise OptionError(name, f"{name} must be a whole number from {low} to {high}")
-    return value
+        return boolean(name, value)
+    return whole_number(name, value, *LIMITS.get(name, (0, n_seats - 1)))  # first_dealer: a seat
 
 
 def deck(options: dict) -> list[str]:

@@ -9,7 +9,7 @@ are worked out on states that `evolve` returns.
 from __future__ import annotations
 
 from games import cards
-from games.engine import decider
+from games.engine import decider, event
 from games.errors import ActionShapeError, NotYourTurn
 from games.smear.evolve import evolve, next_seat
 from games.smear.legal import check, high_bid, sorted_cards
@@ -22,10 +22,6 @@ SHAPES = {  # action type -> its fields besides "type"
     "deal": {"deck"}, "score_round": set(),
 }
 BATCHES = (3, 3)  # §3.2: two rounds of three cards, in play order from dealer+1
-
-
-def event(kind: str, actor: int | None, data: dict) -> dict:
-    return {"type": kind, "actor": actor, "data": data}
 
 
 def check_shape(action: object) -> str:

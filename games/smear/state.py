@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, fields, replace
 
 from games.smear.options import SIDES, Options
+from games.tricks import Play, dump_plays, load_plays
 
 # Phases (what the game waits for). legal.py says which actions each allows.
 AWAIT_DEAL = "await_deal"  # the system deals (first deal, after a scored deal, after a throw-in)
@@ -23,12 +24,6 @@ MATCH_OVER = "match_over"
 class Call:
     seat: int
     value: int | None  # None = pass
-
-
-@dataclass(frozen=True)
-class Play:
-    seat: int
-    card: str
 
 
 @dataclass(frozen=True)
@@ -124,14 +119,6 @@ def trick_cards(trick: Trick) -> list[str]:
 
 # --- snapshots --------------------------------------------------------------------------------------
 
-def _plays(plays) -> list[dict]:
-    return [{"seat": p.seat, "card": p.card} for p in plays]
-
-
-def _load_plays(items) -> tuple[Play, ...]:
-    return tuple(Play(i["seat"], i["card"]) for i in items)
-
-
 def dump_state(state: State) -> dict:
     return {
         "options": state.options.as_dict(), "scores": list(state.scores), "phase": state.phase,
@@ -159,8 +146,8 @@ def _dump_round(rnd: Round) -> dict:
         "calls": [{"seat": c.seat, "value": c.value} for c in rnd.calls],
         "bidder": rnd.bidder, "bid": rnd.bid, "widow": list(rnd.widow), "discards": list(rnd.discards),
         "named_trump": rnd.named_trump, "trump": rnd.trump, "leader": rnd.leader,
-        "trick": _plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "plays": _plays(t.plays), "winner": t.winner} for t in rnd.tricks],
+        "trick": dump_plays(rnd.trick),
+        "tricks": [{"leader": t.leader, "plays": dump_plays(t.plays), "winner": t.winner} for t in rnd.tricks],
     }
 
 
@@ -171,8 +158,8 @@ def _load_round(d: dict) -> Round:
         calls=tuple(Call(c["seat"], c["value"]) for c in d["calls"]),
         bidder=d["bidder"], bid=d["bid"], widow=tuple(d["widow"]), discards=tuple(d["discards"]),
         named_trump=d["named_trump"], trump=d["trump"], leader=d["leader"],
-        trick=_load_plays(d["trick"]),
-        tricks=tuple(Trick(t["leader"], _load_plays(t["plays"]), t["winner"]) for t in d["tricks"]),
+        trick=load_plays(d["trick"]),
+        tricks=tuple(Trick(t["leader"], load_plays(t["plays"]), t["winner"]) for t in d["tricks"]),
     )
 
 

@@ -17,14 +17,10 @@ bidder only, else None), undealt_size (cards out of play), leader, trick [{seat,
 from __future__ import annotations
 
 from games.smear.legal import high_bid, sorted_cards, to_act
-from games.smear.options import game_value
+from games.smear.options import SIDES, game_value
 from games.smear.scoring import standing
-from games.smear.options import SIDES
-from games.smear.state import AWAIT_DEAL, ROUND_OVER, State, dump_result, team_of, trick_cards
-
-
-def _plays(plays) -> list[dict]:
-    return [{"seat": p.seat, "card": p.card} for p in plays]
+from games.smear.state import State, dump_result, team_of, trick_cards
+from games.tricks import dump_plays
 
 
 def view(state: State, seat: int | None) -> dict:
@@ -65,8 +61,8 @@ def round_view(state: State, seat: int | None) -> dict:
         "discard": list(rnd.discards) if is_bidder else None,
         "undealt_size": len(rnd.undealt),
         "leader": rnd.leader,
-        "trick": _plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "cards": _plays(t.plays), "winner": t.winner,
+        "trick": dump_plays(rnd.trick),
+        "tricks": [{"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner,
                     "game_count": sum(game_value(c) for c in trick_cards(t))} for t in rnd.tricks],
         "trick_game_counts": counts,
     }
@@ -96,14 +92,6 @@ def _bidder_only(data: dict, seat: int | None) -> dict:
 
 
 HIDERS = {"dealt": _dealt, "widow_taken": _bidder_only, "discarded": _bidder_only}
-
-
-def pending_system_action(state: State) -> dict | None:
-    if state.phase == AWAIT_DEAL:
-        return {"type": "deal"}
-    if state.phase == ROUND_OVER:
-        return {"type": "score_round"}
-    return None
 
 
 def is_round_boundary(event: dict) -> bool:

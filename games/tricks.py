@@ -1,0 +1,31 @@
+"""The trick records every game keeps, and their JSON form (snapshots and views).
+
+A play is one card a seat put on the table; Fifty-Six and Sixty-Six keep a finished trick with the card
+points it took (Smear counts its points per card at scoring and keeps a trick of its own, without them).
+"""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Play:
+    seat: int
+    card: str
+
+
+@dataclass(frozen=True)
+class Trick:
+    leader: int
+    plays: tuple[Play, ...]
+    winner: int
+    points: int
+
+
+def dump_plays(plays: Iterable[Play]) -> list[dict]:
+    return [{"seat": p.seat, "card": p.card} for p in plays]
+
+
+def load_plays(items: Iterable[dict]) -> tuple[Play, ...]:
+    return tuple(Play(item["seat"], item["card"]) for item in items)
