@@ -30,6 +30,10 @@ test: $(VENV)/.installed
 test-fast: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
 
+## lint: unused imports and variables, undefined names (pyflakes); CI runs it before the suite
+lint: $(VENV)/.installed
+	$(BIN)/python -m pyflakes games events service workers bench tests
+
 ## openapi: regenerate the committed openapi.yaml from the code
 openapi: $(VENV)/.installed
 	$(BIN)/python -m service.openapi > openapi.yaml

@@ -42,7 +42,7 @@ def play_match(game: str, levels: list[str], match_seed: int, times: dict[str, l
     rules, n = rules_for(game), SEATS[game]
     options = rules.normalize_options(OPTIONS[game], n)
     state = rules.new_state(options, n, 0)
-    deals = won_deals = 0
+    deals = 0
     deal_winners: list[list[int]] = []
     points = [0] * n
     before: dict = {}

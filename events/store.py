@@ -458,10 +458,10 @@ def _meta_args(meta: Mapping[str, str] | None) -> tuple[list[str], int]:
     if not meta:
         return [], 0
     pairs = []
-    for field, value in meta.items():
-        if not isinstance(field, str) or not isinstance(value, (str, int)) or isinstance(value, bool):
-            raise ValueError(f"meta fields are str -> str (or int): {field!r}: {value!r}")
-        pairs += [field, str(value)]
+    for name, value in meta.items():
+        if not isinstance(name, str) or not isinstance(value, (str, int)) or isinstance(value, bool):
+            raise ValueError(f"meta fields are str -> str (or int): {name!r}: {value!r}")
+        pairs += [name, str(value)]
     # The lobby score; the script fails half-way if it is not a number, so check it here.
     if "created_ms" in meta and not _MS.fullmatch(str(meta["created_ms"])):
         raise ValueError(f"created_ms must be epoch milliseconds: {meta['created_ms']!r}")

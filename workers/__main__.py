@@ -7,7 +7,6 @@ re-checks the game version, so a job that fails leaves nothing half-done to isol
 from __future__ import annotations
 
 import logging
-import os
 import threading
 import time
 
