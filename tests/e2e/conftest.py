@@ -9,6 +9,8 @@ import os
 import shutil
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -62,22 +64,45 @@ def wait_ready(base_url: str, procs: list[Proc], timeout_s: float = START_TIMEOU
                f"{base_url} (/readyz)", timeout_s)
 
 
-@pytest.fixture
-def service():
-    """Redis (append-only), gunicorn with two workers, and one rq worker, each its own process."""
+def spawn_api(workdir: Path, env: dict[str, str], name: str = "gunicorn") -> tuple[str, Proc]:
+    """gunicorn serving the app as deployed (deploy/gunicorn.conf.py) on a free loopback port: its base
+    URL and process."""
+    port = free_port()
+    proc = spawn(name, [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
+                              "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir)
+    return f"http://127.0.0.1:{port}", proc
+
+
+@contextmanager
+def lone_api(workdir: Path, **env: str) -> Iterator[tuple[str, Proc]]:
+    """A Redis and one gunicorn worker process (no rq worker), ready; both stopped afterwards. For the
+    tests of the API process itself (its logs, its stop); `env` adds to or overrides its environment."""
+    redis = RedisProcess(workdir=str(workdir)).start()
+    full_env = {**os.environ, "REDIS_URL": redis.url, "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1", **env}
+    base_url, proc = spawn_api(workdir, full_env)
+    try:
+        wait_ready(base_url, [proc])
+        yield base_url, proc
+    finally:
+        stop_process(proc.popen)
+        redis.stop()
+
+
+@contextmanager
+def running_service(**env: str) -> Iterator[Service]:
+    """Redis (append-only), gunicorn with two workers, and one rq worker, each its own process, in a
+    working directory of their own; `env` adds to or overrides the processes' environment."""
     workdir = Path(tempfile.mkdtemp(prefix="talon-e2e-"))
     redis = RedisProcess(appendonly=True, workdir=str(workdir)).start()
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis.url, "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "2",
-           "PYTHONUNBUFFERED": "1",
-           # A scripted client plays far faster than a person: the per-seat limit is raised, not off.
-           "TALON_RATE_LIMIT_ACTIONS": "500/second"}
-    running = Service(base_url=f"http://127.0.0.1:{port}", redis_url=redis.url,
-                      operator_token=OPERATOR_TOKEN, workdir=workdir)
+    full_env = {**os.environ, "REDIS_URL": redis.url, "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "2",
+                "PYTHONUNBUFFERED": "1",
+                # A scripted client plays far faster than a person: the per-seat limit is raised, not off.
+                "TALON_RATE_LIMIT_ACTIONS": "500/second", **env}
+    base_url, api = spawn_api(workdir, full_env)
+    running = Service(base_url=base_url, redis_url=redis.url, operator_token=OPERATOR_TOKEN, workdir=workdir,
+                      procs=[api])
     try:
-        running.procs.append(spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                                "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir))
-        running.procs.append(spawn("worker", [str(BIN / "python"), "-m", "workers"], env, workdir))
+        running.procs.append(spawn("worker", [str(BIN / "python"), "-m", "workers"], full_env, workdir))
         wait_ready(running.base_url, running.procs)
         yield running
     except Exception:
@@ -87,6 +112,12 @@ def service():
         running.stop()
         redis.stop()
         shutil.rmtree(workdir, ignore_errors=True)
+
+
+@pytest.fixture
+def service():
+    with running_service() as running:
+        yield running
 
 
 def _read(path: Path) -> str:

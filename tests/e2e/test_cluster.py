@@ -23,10 +23,10 @@ import redis
 import requests
 from rq import Worker
 
-from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Proc, spawn, wait_ready
+from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Proc, spawn, spawn_api, wait_ready
 from tests.support.cluster import Cluster
 from tests.support.processes import stop_process
-from tests.support.redis_proc import RedisProcess, free_port
+from tests.support.redis_proc import RedisProcess
 
 pytestmark = pytest.mark.slow
 
@@ -58,10 +58,9 @@ def scaled(tmp_path_factory):
                "TALON_SWEEP_INTERVAL_S": "1", "TALON_STALE_JOB_S": "2"}
         apis = []
         for i in range(2):
-            port = free_port()
-            procs.append(spawn(f"api{i}", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                           "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir))
-            apis.append(f"http://127.0.0.1:{port}")
+            base_url, api = spawn_api(workdir, env, name=f"api{i}")
+            procs.append(api)
+            apis.append(base_url)
         for i in range(2):
             procs.append(spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env, workdir))
         for base in apis:

@@ -3,30 +3,20 @@ game as it is and their event stream ends cleanly within seconds, and gunicorn e
 graceful stop waiting out graceful_timeout (20 s) for them and then cutting them off."""
 from __future__ import annotations
 
-import os
 import signal
 import threading
 import time
 
 import requests
 
-from tests.e2e.conftest import BIN, spawn, wait_ready
-from tests.support.processes import stop_process
-from tests.support.redis_proc import RedisProcess, free_port
+from tests.e2e.conftest import lone_api
 
 STOPPED_WITHIN_S = 10.0   # half of gunicorn's graceful_timeout
 
 
 def test_sigterm_ends_open_long_polls_and_streams_and_the_process(tmp_path):
-    redis = RedisProcess(workdir=str(tmp_path)).start()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {**os.environ, "REDIS_URL": redis.url, "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1"}
-    api = spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                             "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, tmp_path)
     answers: dict[str, object] = {}
-    try:
-        wait_ready(base, [api])
+    with lone_api(tmp_path) as (base, api):
         game_id = requests.post(base + "/v1/games", timeout=5, json={
             "game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}]}).json()["game_id"]
 
@@ -48,9 +38,6 @@ def test_sigterm_ends_open_long_polls_and_streams_and_the_process(tmp_path):
         stopped_after = time.monotonic() - started
         for client in clients:
             client.join(5)
-    finally:
-        stop_process(api.popen)
-        redis.stop()
     assert api.popen.returncode == 0, api.log()
     assert stopped_after < STOPPED_WITHIN_S
     assert answers["poll"] == 304                                  # nothing moved: "not modified"

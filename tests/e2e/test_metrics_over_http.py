@@ -4,43 +4,23 @@ decisions the rq worker made; every log line of the API and the worker is JSON."
 from __future__ import annotations
 
 import json
-import os
-import shutil
-import tempfile
 import time
-from pathlib import Path
 
 import pytest
 import requests
 from prometheus_client.parser import text_string_to_metric_families
 
-from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Service, spawn, wait_ready
-from tests.support.redis_proc import RedisProcess, free_port
+from tests.e2e.conftest import Service, running_service
 
 REQUESTS = 40
 
 
 @pytest.fixture
-def metered():
-    workdir = Path(tempfile.mkdtemp(prefix="talon-metrics-"))
-    metrics_dir = workdir / "metrics"
-    metrics_dir.mkdir()
-    redis = RedisProcess(workdir=str(workdir)).start()
-    port = free_port()
-    env = {**os.environ, "REDIS_URL": redis.url, "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "2",
-           "PYTHONUNBUFFERED": "1", "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir), "TALON_RATE_LIMITS": "off"}
-    running = Service(base_url=f"http://127.0.0.1:{port}", redis_url=redis.url,
-                      operator_token=OPERATOR_TOKEN, workdir=workdir)
-    try:
-        running.procs.append(spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                                "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir))
-        running.procs.append(spawn("worker", [str(BIN / "python"), "-m", "workers"], env, workdir))
-        wait_ready(running.base_url, running.procs)
+def metered(tmp_path):
+    """The service in multiprocess mode, writing its samples to tmp_path/metrics."""
+    (tmp_path / "metrics").mkdir()   # before the processes start: the rq worker writes there from its start
+    with running_service(PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), TALON_RATE_LIMITS="off") as running:
         yield running
-    finally:
-        running.stop()
-        redis.stop()
-        shutil.rmtree(workdir, ignore_errors=True)
 
 
 def scrape(service: Service) -> dict[tuple, float]:
@@ -60,7 +40,7 @@ def total(found: dict, name: str, **labels) -> float:
 
 
 @pytest.mark.slow
-def test_metrics_aggregate_every_process(metered):
+def test_metrics_aggregate_every_process(metered, tmp_path):
     for n in range(REQUESTS):
         assert requests.get(metered.url("/livez"), headers={"Connection": "close"}, timeout=10).status_code == 200
     created = requests.post(metered.url("/v1/games"), timeout=10, json={
@@ -72,7 +52,7 @@ def test_metrics_aggregate_every_process(metered):
         assert time.monotonic() < deadline, "the bots did not finish a one-point match in 60 s"
         time.sleep(0.2)
 
-    files = list((metered.workdir / "metrics").glob("*.db"))
+    files = list((tmp_path / "metrics").glob("*.db"))
     assert len({f.stem.rsplit("_", 1)[-1] for f in files}) >= 2, files  # more than one process wrote samples
     for _ in range(6):
         found = scrape(metered)
