@@ -7,10 +7,8 @@ import time
 import pytest
 
 from events.store import EventStore
-from tests.support.talon import OPERATOR, auth, make_app, run_jobs
-
-TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0},
-              "seats": [{"kind": "human"}, {"kind": "human"}]}
+from tests.support.talon import OPERATOR, TWO_HUMANS, auth, make_app, run_jobs
+from tests.support.talon import start_match as start
 
 # Worked example A (RULES §2.15): seat 1 leads AS first; hearts are trump.
 DECK_A = "AS QH 9H 9S JS KD TS JD AC TH QC 9D KH 9C AH TC JH KS QS AD TD QD KC JC".split()
@@ -29,15 +27,6 @@ def client(app):
 @pytest.fixture
 def store(r):
     return EventStore(r)
-
-
-def start(client, body=TWO_HUMANS, headers=None):
-    created = client.post("/v1/games", json=body, headers=headers or {})
-    assert created.status_code == 201, created.json
-    game_id = created.json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"]
-              for n in ("Ana", "Bo")[:sum(s["kind"] == "human" for s in body["seats"])]]
-    return game_id, tokens
 
 
 def start_with_deck(client, deck=DECK_A):

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.store import EventStore
-from tests.support.talon import auth, make_app
+from tests.support.talon import auth, make_app, start_match
 
 JSON_SCALARS = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats(allow_nan=False) | st.text(max_size=20)
 JSON = st.recursive(JSON_SCALARS, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=12)
@@ -24,9 +24,7 @@ HEADER_TEXT = st.text(alphabet=st.characters(min_codepoint=32, max_codepoint=126
 def game(redis_url):
     app = make_app(redis_url)
     client = app.test_client()
-    body = {"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}
-    game_id = client.post("/v1/games", json=body).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in "AB"]
+    game_id, tokens = start_match(client)
     return app, game_id, tokens
 
 

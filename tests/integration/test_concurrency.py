@@ -6,11 +6,10 @@ import threading
 from collections import Counter
 
 from events.store import EventStore
-from tests.support.talon import auth, make_app
+from tests.support.talon import auth, make_app, start_match
 
 THREADS = 32
 RACES = 6
-TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
 def race(app, game_id: str, token: str, view: dict, rng: random.Random) -> list[tuple[int, dict, str | None, int | None]]:
@@ -51,8 +50,7 @@ def race(app, game_id: str, token: str, view: dict, rng: random.Random) -> list[
 def test_thirty_two_clients_race_on_every_lead(r, redis_url):
     app = make_app(redis_url)
     client = app.test_client()
-    game_id = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in "AB"]
+    game_id, tokens = start_match(client)
     rng = random.Random(2026)
     store = EventStore(r)
     races = 0

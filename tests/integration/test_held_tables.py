@@ -7,10 +7,7 @@ from __future__ import annotations
 import pytest
 
 from events.store import EventStore
-from tests.support.talon import OPERATOR, auth, make_app, run_jobs
-
-TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0},
-              "seats": [{"kind": "human"}, {"kind": "human"}]}
+from tests.support.talon import OPERATOR, auth, make_app, run_jobs, start_match
 
 
 @pytest.fixture
@@ -19,8 +16,7 @@ def apps(redis_url):
 
 
 def dealt_match(client, redis_url) -> tuple[str, list[str]]:
-    game_id = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("Ana", "Bo")]
+    game_id, tokens = start_match(client)
     run_jobs(redis_url)  # the first deal
     return game_id, tokens
 

@@ -4,20 +4,12 @@ from __future__ import annotations
 import pytest
 
 from tests.support.talon import auth, make_app
-
-TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0},
-              "seats": [{"kind": "human"}, {"kind": "human"}]}
+from tests.support.talon import start_match as start
 
 
 @pytest.fixture
 def client(r, redis_url):
     return make_app(redis_url).test_client()
-
-
-def start(client):
-    game_id = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("Ana", "Bo")]
-    return game_id, tokens
 
 
 def test_hint_suggests_a_legal_action_with_a_value_for_each(client):

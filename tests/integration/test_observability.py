@@ -15,7 +15,7 @@ from rq import Queue, SimpleWorker
 
 from events import VersionConflict
 from service import observability
-from tests.support.talon import OPERATOR, auth, burst, make_app, run_jobs
+from tests.support.talon import OPERATOR, TWO_HUMANS, auth, burst, make_app, run_jobs, start_match
 
 
 def samples(client) -> dict[tuple, float]:
@@ -103,9 +103,7 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
     try:
         app = make_app(redis_url)
         client = app.test_client()
-        game_id = client.post("/v1/games", json={"game": "sixty-six", "options": {"match_target": 3}, "seats": [
-            {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
-        tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("Ana", "Ben")]
+        game_id, tokens = start_match(client, {**TWO_HUMANS, "options": {"match_target": 3}})
         ticket = client.post(f"/v1/games/{game_id}/stream-tickets", headers=auth(tokens[0])).json["ticket"]
         with client.get(f"/v1/games/{game_id}/stream?ticket={ticket}", buffered=False) as stream:
             next(iter(stream.response))

@@ -9,7 +9,7 @@ from rq.registry import ScheduledJobRegistry
 from events.store import EventStore
 from games import table as tables
 from service.usecases import Talon
-from tests.support.talon import OPERATOR, auth, make_app, run_jobs
+from tests.support.talon import OPERATOR, auth, make_app, run_jobs, start_match
 from workers import dispatch
 
 HUMAN_VS_BOT = [{"kind": "human"}, {"kind": "bot", "level": "basic"}]
@@ -88,9 +88,7 @@ def test_the_scheduler_fires_the_timer(r, redis_url):
 
 def test_operator_resets_a_seat_and_a_new_player_takes_it(r, redis_url):
     client = make_app(redis_url).test_client()
-    body = {"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}
-    game_id = client.post("/v1/games", json=body).json["game_id"]
-    old = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("Ana", "Bo")]
+    game_id, old = start_match(client)
     assert client.post(f"/v1/ops/games/{game_id}/seats/1/reset", headers=auth(old[0])).status_code == 403
     reset = client.post(f"/v1/ops/games/{game_id}/seats/1/reset", headers=auth(OPERATOR))
     assert reset.status_code == 200 and reset.json["players"][1]["claimed"] is False

@@ -55,6 +55,22 @@ def auth(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+TWO_HUMANS = {"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]}
+NAMES = ("Ana", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
+
+
+def start_match(client, body: dict = TWO_HUMANS, headers: dict | None = None) -> tuple[str, list[str]]:
+    """A match created through the API (a Flask test client) with its human seats claimed in seat order,
+    by Ana, Bo, ...: the game id and the seats' tokens. Its first deal is a job still to run."""
+    created = client.post("/v1/games", json=body, headers=headers or {})
+    assert created.status_code == 201, created.json
+    game_id = created.json["game_id"]
+    humans = sum(seat["kind"] == "human" for seat in body["seats"])
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name}).json["token"]
+              for name in NAMES[:humans]]
+    return game_id, tokens
+
+
 def random_legal(view: dict, rng: random.Random) -> dict:
     return rng.choice(view["legal_actions"])
 
