@@ -15,12 +15,12 @@ Bounded: no new match starts after `--budget` seconds, and each match must end w
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import requests
 
 from bench import figures
+from bench.figures import summary
 from bench.stack import Stack
 
 PLAYERS = 8
@@ -76,12 +76,6 @@ def measure(stack: Stack, tables: int, matches: int, budget_end: float, timeout_
             out["deals"].append(len(every))
     out["bytes"] = figures.memory(stack, out["game_ids"]).per_match
     return out
-
-
-def summary(values, fmt: str = "g") -> str:
-    if not values:
-        return "-"
-    return f"median {statistics.median(values):{fmt}}, min {min(values):{fmt}}, max {max(values):{fmt}}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -32,6 +32,13 @@ def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
 
+def summary(values, fmt: str = "g") -> str:
+    """"median M, min A, max B" of the values, each formatted with `fmt`; "-" when there are none."""
+    if not values:
+        return "-"
+    return f"median {statistics.median(values):{fmt}}, min {min(values):{fmt}}, max {max(values):{fmt}}"
+
+
 def percentile(values: list[float], p: float) -> float:
     """Nearest-rank percentile (p in 0..100) of a non-empty list."""
     ordered = sorted(values)

@@ -13,12 +13,12 @@ Bounded: no new match starts after `--budget` seconds, and each match must end w
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import requests
 
 from bench import figures
+from bench.figures import summary
 from bench.stack import Stack
 
 WIDOWS = (0, 3)
@@ -74,12 +74,6 @@ def measure(stack: Stack, widow_size: int, matches: int, budget_end: float) -> d
             out["thrown"].append(thrown)
     out["bytes"] = figures.memory(stack, out["game_ids"]).per_match
     return out
-
-
-def summary(values, fmt: str = "g") -> str:
-    if not values:
-        return "-"
-    return f"median {statistics.median(values):{fmt}}, min {min(values):{fmt}}, max {max(values):{fmt}}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -10,12 +10,12 @@ Bounded: no new match starts after `--budget` seconds, and each match must end w
 from __future__ import annotations
 
 import argparse
-import statistics
 import time
 
 import requests
 
 from bench import figures
+from bench.figures import summary
 from bench.stack import Stack
 
 KINDS = {"3p": 3, "4p": 4}
@@ -57,12 +57,6 @@ def measure(stack: Stack, variant: str, matches: int, budget_end: float) -> dict
     memory = figures.memory(stack, game_ids)
     return {"matches": len(game_ids), "events_per_match": per_match, "events_per_deal": per_deal,
             "deals_per_match": deals, "bytes_per_match": memory.per_match}
-
-
-def summary(values: list[int]) -> str:
-    if not values:
-        return "-"
-    return f"median {statistics.median(values):g}, min {min(values)}, max {max(values)}"
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -1,7 +1,7 @@
 """The benches, end to end at tiny sizes, so that they cannot rot: `make bench` starts its own stack
 (Redis, gunicorn, a worker, the bare endpoints), runs every section and prints the whole table; the rq
-cost and the scale-out bench (a Redis Cluster, two API instances) print their rows. No thresholds:
-speed is measured by the benches, not asserted here."""
+cost, the scale-out bench (a Redis Cluster, two API instances) and the per-game match-size benches print
+their rows. No thresholds: speed is measured by the benches, not asserted here."""
 from __future__ import annotations
 
 from bench.__main__ import main
@@ -38,3 +38,16 @@ def test_the_cluster_bench_prints_its_rows(capsys):
     for row in ("one Redis, 1 API instance", "Cluster, 1 API instance", "Cluster, 2 API instances",
                 "keys per primary after the Cluster slices"):
         assert row in out, row
+
+
+def test_the_per_game_benches_print_their_summaries(capsys):
+    """The match-size benches of Fifty-Six, Smear and the 3/4-player Sixty-Six variants, one match each."""
+    from bench import fiftysix, smear, variants66
+    fiftysix.main(["--matches", "1", "--tables", "2", "--budget", "10", "--repetitions", "1"])
+    smear.main(["--matches", "1", "--budget", "5"])
+    variants66.main(["--matches", "1", "--budget", "5"])
+    out = capsys.readouterr().out
+    assert out.count("Redis bytes per match      median") == 1          # fifty-six
+    assert out.count("Redis bytes per match   median") == 2             # smear, both widow sizes
+    assert out.count("Redis bytes/match median") == 2                   # sixty-six 3p and 4p
+    assert "replay of the longest match" in out
