@@ -69,7 +69,7 @@ def spawn_api(workdir: Path, env: dict[str, str], name: str = "gunicorn") -> tup
     URL and process."""
     port = free_port()
     proc = spawn(name, [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                              "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir)
+                        "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir)
     return f"http://127.0.0.1:{port}", proc
 
 
