@@ -23,12 +23,12 @@ from pathlib import Path
 import redis
 
 from bench import load
-from bench.stack import BIN, Processes, answers
+from bench.stack import BIN, Processes, Running, answers
 from tests.support.cluster import Cluster
 from tests.support.redis_proc import RedisProcess, free_port
 
 
-class ScaledStack:
+class ScaledStack(Running):
     """A Cluster for events (or none: one Redis for all), a Redis for queues, N gunicorns, 2 workers."""
 
     def __init__(self, instances: int, cluster: bool = True):
@@ -42,17 +42,6 @@ class ScaledStack:
     def apis(self) -> list[str]:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
 
-    def __enter__(self) -> "ScaledStack":
-        try:
-            self._start()
-        except BaseException:
-            self.stop()
-            raise
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stop()
-
     def _start(self) -> None:
         if self.cluster:
             self.cluster.start()
@@ -62,8 +51,7 @@ class ScaledStack:
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url
         for i, port in enumerate(self.ports):
-            self.processes.spawn(f"api{i}", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                                             "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env)
+            self.processes.gunicorn(f"api{i}", port, "service.wsgi:app", env)
         for i in range(2):
             self.processes.spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env)
         for i, api in enumerate(self.apis):

@@ -39,6 +39,11 @@ class Processes:
     def spawn(self, name: str, args: list[str], env: dict | None = None) -> None:
         self.started[name] = spawn(name, args, env, self.dir)
 
+    def gunicorn(self, name: str, port: int, app: str, env: dict) -> None:
+        """gunicorn with the deployed settings (deploy/gunicorn.conf.py) serving `app` on a loopback port."""
+        self.spawn(name, [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", app],
+                   env)
+
     def wait_until(self, probe, what: str) -> None:
         wait_until(probe, self.started.values(), what, START_TIMEOUT_S)
 
@@ -55,19 +60,11 @@ def answers(url: str) -> bool:
     return urllib.request.urlopen(url, timeout=1).status == 200
 
 
-class Stack:
-    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
-        self.operator_token = operator_token
-        self.web_concurrency = web_concurrency
-        self.bare = bare
-        self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
-        self.redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
-        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
-        self.base_url = f"http://127.0.0.1:{self.api_port}"
-        self.bare_url = f"http://127.0.0.1:{self.bare_port}"
-        self.processes = Processes(self.dir)
+class Running:
+    """A set of processes as a context: `_start` on entry (everything started so far is stopped if it
+    fails), `stop` on exit."""
 
-    def __enter__(self) -> "Stack":
+    def __enter__(self):
         try:
             self._start()
         except BaseException:
@@ -79,6 +76,25 @@ class Stack:
         self.stop()
 
     def _start(self) -> None:
+        raise NotImplementedError
+
+    def stop(self) -> None:
+        raise NotImplementedError
+
+
+class Stack(Running):
+    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
+        self.operator_token = operator_token
+        self.web_concurrency = web_concurrency
+        self.bare = bare
+        self.dir = Path(tempfile.mkdtemp(prefix="talon-bench-"))
+        self.redis_port, self.api_port, self.bare_port = free_port(), free_port(), free_port()
+        self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
+        self.base_url = f"http://127.0.0.1:{self.api_port}"
+        self.bare_url = f"http://127.0.0.1:{self.bare_port}"
+        self.processes = Processes(self.dir)
+
+    def _start(self) -> None:
         spawn, wait_until = self.processes.spawn, self.processes.wait_until
         spawn("redis", [redis_binary(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
                         "--dir", str(self.dir), "--appendonly", "yes", "--maxmemory-policy", "noeviction",
@@ -87,12 +103,10 @@ class Stack:
         env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
                "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING",
                "TALON_RATE_LIMITS": "off"}  # the bench measures throughput, not the limits
-        spawn("gunicorn", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                           "--bind", f"127.0.0.1:{self.api_port}", "service.wsgi:app"], env)
+        self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", env)
         spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
         if self.bare:
-            spawn("bare", [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                           "--bind", f"127.0.0.1:{self.bare_port}", "bench.bare:app"], env)
+            self.processes.gunicorn("bare", self.bare_port, "bench.bare:app", env)
             wait_until(lambda: answers(self.bare_url + "/bare/probe"), "the bare endpoints")
         wait_until(lambda: answers(self.base_url + "/readyz"), "the API")
 
