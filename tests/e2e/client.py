@@ -1,11 +1,15 @@
 """Small HTTP helpers the end-to-end tests share: auth headers, creating a match, reading a whole log."""
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
+
 import requests
 
 from tests.e2e.conftest import Service
 
 MAX_PAGES = 400
+WAIT_S = 5  # one long-poll, while a bot or the worker moves
 
 
 def bearer(token: str) -> dict:
@@ -18,6 +22,30 @@ def create(http: requests.Session, service: Service, game: str, seats: list[dict
         "game": game, "options": options, "seed": seed, "seats": seats})
     assert created.status_code == 201, created.text
     return created.json()["game_id"]
+
+
+def next_view(http: requests.Session, service: Service, game_id: str, view: dict, headers: dict | None = None
+              ) -> dict:
+    """The view once the version has moved past `view`'s (one long-poll of up to WAIT_S), else `view`."""
+    response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S}, timeout=WAIT_S + 5,
+                        headers={**(headers or {}), "If-None-Match": f'"{view["version"]}"'})
+    assert response.status_code in (200, 304), response.text
+    return response.json() if response.status_code == 200 else view
+
+
+def spectate(http: requests.Session, service: Service, game_id: str, timeout_s: float,
+             check: Callable[[dict], None] = lambda view: None) -> dict:
+    """Follows the match as a spectator until it is finished (failing after `timeout_s`); `check` sees
+    every view that comes in. Returns the last view."""
+    deadline = time.monotonic() + timeout_s
+    view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
+    while view["status"] != "finished":
+        assert time.monotonic() < deadline, f"the match did not finish within {timeout_s} s"
+        moved = next_view(http, service, game_id, view)
+        if moved is not view:
+            check(moved)
+        view = moved
+    return view
 
 
 def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False,

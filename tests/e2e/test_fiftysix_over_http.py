@@ -16,12 +16,11 @@ import time
 import pytest
 import requests
 
-from tests.e2e.client import bearer, create, event_log
+from tests.e2e.client import bearer, create, event_log, next_view, spectate
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
-WAIT_S = 5
 STARTING_TABLES = 2
 
 
@@ -42,6 +41,10 @@ def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
     return deals
 
 
+def spectators_see_no_hand(view: dict) -> None:
+    assert view["round"]["hand"] is None
+
+
 def check_end(view: dict, full: list[dict]) -> None:
     assert view["status"] == "finished" and view["legal_actions"] == [] and view["to_act"] == []
     assert full[-1]["type"] == "match_ended" and full[-1]["data"]["winner"] == view["winner"]
@@ -55,17 +58,7 @@ def test_eight_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 6 + [{"kind": "bot", "level": "random"}] * 2
     game_id = create(http, service, "fifty-six", seats, {"starting_tables": STARTING_TABLES}, seed=5608)
-    deadline = time.monotonic() + MATCH_TIMEOUT_S
-    view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
-    assert len(view["standing"]) == 4
-    while view["status"] != "finished":
-        assert time.monotonic() < deadline, f"the bots did not finish within {MATCH_TIMEOUT_S} s"
-        response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S}, timeout=WAIT_S + 5,
-                            headers={"If-None-Match": f'"{view["version"]}"'})
-        assert response.status_code in (200, 304), response.text
-        if response.status_code == 200:
-            view = response.json()
-            assert view["round"]["hand"] is None  # a spectator
+    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectators_see_no_hand)
     full = event_log(http, service, game_id, bearer(service.operator_token), ops=True)
     spectator = event_log(http, service, game_id, {})
     assert check_hidden(spectator, full, None) >= 1
@@ -96,10 +89,7 @@ def test_two_random_humans_and_four_bots_finish_a_six_player_match(service):
         assert time.monotonic() < deadline, f"the match did not finish within {MATCH_TIMEOUT_S} s"
         waiting = [s for s in view["to_act"] if s in humans]
         if not waiting:
-            response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S},
-                                headers={**tokens[0], "If-None-Match": f'"{view["version"]}"'}, timeout=WAIT_S + 5)
-            assert response.status_code in (200, 304), response.text
-            view = response.json() if response.status_code == 200 else view
+            view = next_view(http, service, game_id, view, tokens[0])
             continue
         seat = waiting[0]
         mine = http.get(service.url(f"/v1/games/{game_id}"), headers=tokens[seat], timeout=5).json()

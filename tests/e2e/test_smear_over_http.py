@@ -14,12 +14,11 @@ import time
 import pytest
 import requests
 
-from tests.e2e.client import bearer, create, event_log
+from tests.e2e.client import bearer, create, event_log, next_view, spectate
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
-WAIT_S = 5
 HUMAN = 0
 
 
@@ -43,6 +42,10 @@ def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
     return deals
 
 
+def spectators_see_no_hand(view: dict) -> None:
+    assert view["round"]["hand"] is None
+
+
 def check_end(view: dict, full: list[dict]) -> None:
     assert view["status"] == "finished" and view["legal_actions"] == [] and view["to_act"] == []
     assert full[-1]["type"] == "match_ended" and full[-1]["data"]["winner"] == view["winner"]
@@ -54,16 +57,7 @@ def test_four_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 4
     game_id = create(http, service, "smear", seats, {"widow_size": 2, "match_target": 11}, seed=561)
-    deadline = time.monotonic() + MATCH_TIMEOUT_S
-    view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
-    while view["status"] != "finished":
-        assert time.monotonic() < deadline, f"the bots did not finish within {MATCH_TIMEOUT_S} s"
-        response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S}, timeout=WAIT_S + 5,
-                            headers={"If-None-Match": f'"{view["version"]}"'})
-        assert response.status_code in (200, 304), response.text
-        if response.status_code == 200:
-            view = response.json()
-            assert view["round"]["hand"] is None  # a spectator
+    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectators_see_no_hand)
     full = event_log(http, service, game_id, bearer(service.operator_token), ops=True)
     spectator = event_log(http, service, game_id, {})
     assert check_hidden(spectator, full, None) >= 2
@@ -91,10 +85,7 @@ def test_a_random_human_and_three_bots_finish_a_match(service):
             assert rnd["widow"] is None and rnd["discard"] is None
             assert rnd["trump_public"] or rnd["trump"] is None
         if not view["legal_actions"]:
-            response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S},
-                                headers={**seat, "If-None-Match": f'"{view["version"]}"'}, timeout=WAIT_S + 5)
-            assert response.status_code in (200, 304), response.text
-            view = response.json() if response.status_code == 200 else view
+            view = next_view(http, service, game_id, view, seat)
             continue
         assert view["to_act"] == [HUMAN] and len(rnd["hand"]) == rnd["hand_sizes"][HUMAN]
         action = rng.choice(view["legal_actions"])
