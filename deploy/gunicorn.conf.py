@@ -56,17 +56,9 @@ logger_class = TalonLogger
 
 
 def post_worker_init(worker):
-    """Once the worker has loaded the app. On SIGTERM (a stop, a deploy) the worker lets open long-polls
-    and event streams end within seconds (service/shutdown.py), instead of its graceful stop waiting the
-    whole graceful_timeout for them and then cutting them off.
-
-    And the objects the app made while loading (modules, schemas, the spec: ~69,000) are frozen: they
-    live as long as the process, and frozen, the garbage collector stops walking them in every full
-    collection. Under load, in process, a full collection paused the process for ~42 ms (every request
-    in flight waits it out); with them frozen, ~4 ms."""
-    import gc
-    gc.collect()
-    gc.freeze()
+    """On SIGTERM (a stop, a deploy) the worker lets open long-polls and event streams end within
+    seconds (service/shutdown.py), instead of its graceful stop waiting the whole graceful_timeout for
+    them and then cutting them off."""
     from service import shutdown
     stop = worker.handle_exit
 

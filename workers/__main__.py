@@ -6,7 +6,6 @@ re-checks the game version, so a job that fails leaves nothing half-done to isol
 """
 from __future__ import annotations
 
-import gc
 import logging
 import threading
 import time
@@ -37,10 +36,6 @@ def main() -> None:
     # and a pause of 1-2 s, in which a new job waited.
     ticker_queue = Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url))
     threading.Thread(target=_sweep_ticker, args=(ticker_queue,), name="sweep-ticker", daemon=True).start()
-    # What is loaded by now lives as long as the process: frozen, full garbage collections skip it
-    # (shorter pauses between jobs; deploy/gunicorn.conf.py does the same for the API).
-    gc.collect()
-    gc.freeze()
     work_through_outages(queue, connection)
 
 
