@@ -11,13 +11,12 @@ import time
 import pytest
 import requests
 
-from tests.e2e.client import bearer, event_log
+from tests.e2e.client import bearer, event_log, next_view
 from tests.e2e.conftest import Service
 
 pytestmark = pytest.mark.slow
 
 MATCH_TIMEOUT_S = 50.0
-WAIT_S = 5  # long-poll while a bot or the worker moves
 
 
 class Client:
@@ -37,15 +36,9 @@ class Client:
         assert response.status_code == 201, response.text
         return response.json()["token"]
 
-    def view(self, game_id: str, token: str | None = None, after: int | None = None) -> dict | None:
-        headers, params = (bearer(token) if token else {}), {}
-        if after is not None:
-            headers["If-None-Match"] = f'"{after}"'
-            params["wait"] = WAIT_S
-        response = self.http.get(self.service.url(f"/v1/games/{game_id}"), headers=headers, params=params,
-                                 timeout=WAIT_S + 5)
-        if response.status_code == 304:
-            return None
+    def view(self, game_id: str, token: str | None = None) -> dict:
+        response = self.http.get(self.service.url(f"/v1/games/{game_id}"), headers=bearer(token) if token else {},
+                                 timeout=5)
         assert response.status_code == 200, response.text
         return response.json()
 
@@ -96,7 +89,7 @@ def play_until_finished(client: Client, game_id: str, tokens: dict[int, str], rn
             client.act(game_id, tokens[seat], mine, rng.choice(mine["legal_actions"]))
             view = client.view(game_id)
         else:
-            view = client.view(game_id, after=view["version"]) or view
+            view = next_view(client.http, client.service, game_id, view)
     return view
 
 
