@@ -20,7 +20,6 @@ import time
 import requests
 
 from bench import figures
-from bench.figures import summary
 from bench.stack import Stack
 
 PLAYERS = 8
@@ -94,12 +93,12 @@ def main(argv: list[str] | None = None) -> None:
             share = started + args.budget * (k + 1) / len(args.tables)
             r = measure(stack, tables, args.matches, share, args.match_timeout)
             print(f"starting_tables {tables}: {len(r['game_ids'])} matches of 8 basic bots (pairs), one worker")
-            print(f"  deals per match            {summary(r['deals'])}")
-            print(f"  events per 8-player deal   {summary(r['per_8p_deal'])}")
-            print(f"  events per deal (any size) {summary(r['per_deal'])}")
-            print(f"  events per match           {summary(r['events'])}")
-            print(f"  Redis bytes per match      {summary(r['bytes'])}")
-            print(f"  wall time per match (s)    {summary(r['seconds'], '.2f')}", flush=True)
+            print(f"  deals per match            {figures.summary(r['deals'])}")
+            print(f"  events per 8-player deal   {figures.summary(r['per_8p_deal'])}")
+            print(f"  events per deal (any size) {figures.summary(r['per_deal'])}")
+            print(f"  events per match           {figures.summary(r['events'])}")
+            print(f"  Redis bytes per match      {figures.summary(r['bytes'])}")
+            print(f"  wall time per match (s)    {figures.summary(r['seconds'], '.2f')}", flush=True)
             for events, game_id in zip(r["events"], r["game_ids"]):
                 if longest is None or events > longest[0]:
                     longest = (events, game_id)

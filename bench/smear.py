@@ -18,7 +18,6 @@ import time
 import requests
 
 from bench import figures
-from bench.figures import summary
 from bench.stack import Stack
 
 WIDOWS = (0, 3)
@@ -88,11 +87,11 @@ def main(argv: list[str] | None = None) -> None:
             share = started + args.budget * (k + 1) / len(WIDOWS)
             r = measure(stack, widow, args.matches, share)
             print(f"widow_size {widow}: {len(r['game_ids'])} matches of basic bots to 15, one worker")
-            print(f"  played deals per match  {summary(r['deals'])} (thrown in: {sum(r['thrown'])} in all)")
-            print(f"  events per played deal  {summary(r['per_deal'])}")
-            print(f"  events per match        {summary(r['per_match'])}")
-            print(f"  Redis bytes per match   {summary(r['bytes'])}")
-            print(f"  wall time per match (s) {summary(r['seconds'], '.2f')}")
+            print(f"  played deals per match  {figures.summary(r['deals'])} (thrown in: {sum(r['thrown'])} in all)")
+            print(f"  events per played deal  {figures.summary(r['per_deal'])}")
+            print(f"  events per match        {figures.summary(r['per_match'])}")
+            print(f"  Redis bytes per match   {figures.summary(r['bytes'])}")
+            print(f"  wall time per match (s) {figures.summary(r['seconds'], '.2f')}")
     print(f"bench finished in {time.monotonic() - started:.0f} s")
 
 

@@ -15,7 +15,6 @@ import time
 import requests
 
 from bench import figures
-from bench.figures import summary
 from bench.stack import Stack
 
 KINDS = {"3p": 3, "4p": 4}
@@ -71,10 +70,10 @@ def main(argv: list[str] | None = None) -> None:
             share = started + args.budget * (1 if variant == "4p" else 0.5)
             result = measure(stack, variant, args.matches, share)
             print(f"{variant}: {result['matches']} matches of basic bots to 7")
-            print(f"  deals per match   {summary(result['deals_per_match'])}")
-            print(f"  events per deal   {summary(result['events_per_deal'])}")
-            print(f"  events per match  {summary(result['events_per_match'])}")
-            print(f"  Redis bytes/match {summary(result['bytes_per_match'])}")
+            print(f"  deals per match   {figures.summary(result['deals_per_match'])}")
+            print(f"  events per deal   {figures.summary(result['events_per_deal'])}")
+            print(f"  events per match  {figures.summary(result['events_per_match'])}")
+            print(f"  Redis bytes/match {figures.summary(result['bytes_per_match'])}")
     print(f"took {time.monotonic() - started:.1f} s")
 
 
