@@ -38,6 +38,9 @@ TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
 SWEEP_LIMIT = 10_000
+# A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends,
+# then enqueues the rest: a long all-bot stretch does not keep the worker from other games.
+JOB_STEPS = 32
 
 
 class UnknownGame(Exception):
@@ -263,12 +266,34 @@ class Talon:
     # -- helpers ----------------------------------------------------------------------------------
 
     def _commit_job(self, game_id: str, table: tables.Table, events: list[dict]) -> bool:
-        try:
-            after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
-        except VersionConflict:
-            return False  # someone else moved the game on; the job that sees the new version acts
-        self.jobs.followups(after)
+        """Appends a job's events, then goes on in the same job with what the game owes next without a
+        human (`_owed_now`), each step its own append, up to JOB_STEPS appends; then enqueues what the
+        table waits for. An rq job costs the worker more than a bot's move, so a round's scoring and
+        deal and the bots' moves up to the next human turn take one job, not one each.
+        False if the game had moved on before the first append (then nothing was written)."""
+        for step in range(JOB_STEPS):
+            try:
+                table, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
+            except VersionConflict:
+                return step > 0  # someone else moved the game on; the job that sees the new version acts
+            events = self._owed_now(table)
+            if not events:
+                break
+        self.jobs.followups(table)
         return True
+
+    def _owed_now(self, table: tables.Table) -> list[dict]:
+        """The events of the next step a job may take on by itself: the system's step, or the move of the
+        bot seat whose turn it is (unless bots wait TALON_BOT_DELAY_S before each move). [] otherwise:
+        a human seat a bot stands in for keeps one job per move, so its human, back, finds a turn free."""
+        work = tables.followups(table)
+        if work == [("advance", None)]:
+            return tables.system_step(table)
+        if len(work) == 1 and work[0][0] == "bot" and self.jobs.bot_delay_s <= 0 \
+                and table.seats[work[0][1]].kind == "bot":
+            with observability.bot_decision(table.game):
+                return tables.bot_move(table, work[0][1])
+        return []
 
     def _replay(self, game_id: str, key: str, fingerprint: str) -> Outcome | None:
         recorded = self.store.idempotent_result(game_id, key)

@@ -33,12 +33,12 @@ def _talon() -> Talon:
 
 
 def advance(game_id: str, version: int) -> bool:
-    """Score the finished round and deal the next, or end the match."""
+    """Score the finished round and deal the next, or end the match (and the bots' moves after it)."""
     return _talon().advance(game_id, version)
 
 
 def bot_turn(game_id: str, version: int, seat: int) -> bool:
-    """One bot move, chosen from exactly the seat's view."""
+    """The bot's move, chosen from exactly the seat's view (and what follows it up to a human's turn)."""
     return _talon().bot_turn(game_id, version, seat)
 
 

@@ -44,8 +44,9 @@ def test_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_human_acts(r, redis_
     assert talon.turn_timeout(table.game_id, table.version, 0)
     first = store.read(table.game_id, after=table.version)
     assert first[0].actor == 0  # the stand-in bot moved for seat 0
-    assert [e.type for e in first][-1] == "turn_timed_out" and first[-1].data == {"seat": 0, "consecutive": 1}
-    run_jobs(redis_url)  # the bot opponent answers; then it is seat 0's turn again
+    timed_out = [e for e in first if e.type == "turn_timed_out"]  # the same job may go on with the bot's answer
+    assert [e.data for e in timed_out] == [{"seat": 0, "consecutive": 1}]
+    run_jobs(redis_url)  # whatever is left until seat 0's turn again
     table = talon.table(table.game_id)
     for _ in range(10):  # a round may need scoring first
         if ("timeout", 0) in tables.followups(table):

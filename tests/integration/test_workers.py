@@ -8,6 +8,7 @@ from rq.job import Job
 
 from events.store import EventStore
 from games import table as tables
+from service import usecases
 from service.usecases import Talon
 from tests.support.talon import auth, make_app, run_jobs
 from workers import dispatch
@@ -49,19 +50,60 @@ def test_a_human_move_wakes_the_bot(r, redis_url):
     assert len(after["round"]["tricks"]) == 1  # the bot answered the lead
 
 
-def test_a_duplicated_bot_job_makes_one_move(r, redis_url):
+def test_a_duplicated_bot_job_moves_once(r, redis_url):
     talon = Talon(r)
     created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
     assert tables.followups(table) == [("bot", 1)]  # the non-dealer leads
-    expected = tables.act(table, 1, tables.bot_choice(table, 1))  # the bot's one move, decided here
+    expected, after = [], table  # the bot's moves until the human's turn (one job makes them all), decided here
+    while tables.followups(after) == [("bot", 1)]:
+        step = tables.act(after, 1, tables.bot_choice(after, 1))
+        for event in step:
+            after = tables.evolve(after, event)
+        expected += step
     queue = Queue("talon", connection=r)
     for _ in range(3):  # the same job delivered three times (ids differ, as after a crash and a retry)
         queue.enqueue("workers.jobs.bot_turn", table.game_id, table.version, 1)
     run_jobs(redis_url, max_jobs=3)  # exactly the three deliveries, not the follow-ups they enqueue
     moved = EventStore(r).read(table.game_id, after=table.version)
     assert [(e.type, e.actor, e.data) for e in moved] == [(e["type"], e["actor"], e["data"]) for e in expected]
+
+
+def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url):
+    talon = Talon(r)
+    created = talon.create_match("smear", {}, [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3, seed=5)
+    table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
+    run_jobs(redis_url)  # the deal and the bots before Ana's first turn
+    table = talon.table(table.game_id)
+    assert tables.followups(table) == [] and table.rules.to_act(table.state) == [0]
+    after = talon.act(table.game_id, 0, tables.seat_view(table, 0)["legal_actions"][0]).table
+    assert tables.followups(after) == [("bot", 1)]
+    run_jobs(redis_url, max_jobs=1)
+    moved = EventStore(r).read(table.game_id, after=after.version)
+    assert {e.actor for e in moved if e.actor is not None} == {1, 2, 3}  # the three bots, one after another
+    now = talon.table(table.game_id)
+    assert now.rules.to_act(now.state) == [0] and Queue("talon", connection=r).count == 0
+
+
+def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url):
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
+    run_jobs(redis_url, max_jobs=1)
+    now = talon.table(table.game_id)
+    appends = {e.at for e in EventStore(r).read(table.game_id, after=table.version)}
+    assert now.status == "active" and 1 < len(appends) <= usecases.JOB_STEPS
+    (kind, seat), = tables.followups(now)  # the rest is left to the next job, queued behind other games'
+    queued = Queue("talon", connection=r).job_ids
+    assert queued == [dispatch.job_id(kind, now.game_id, now.version, seat)]
+
+
+def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
+    talon = Talon(r, bot_delay_s=5)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
+    (_, seat), = tables.followups(table)
+    assert talon.bot_turn(table.game_id, table.version, seat)
+    assert talon.table(table.game_id).version == table.version + len(tables.bot_move(table, seat))
 
 
 def test_enqueueing_the_same_followup_twice_is_refused(r):
