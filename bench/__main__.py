@@ -40,8 +40,8 @@ def main(argv: list[str] | None = None) -> None:
                         help="rounds of alternating slices over the stored-games stacks (default 6)")
     parser.add_argument("--views", type=int, default=200, help="view GETs of the longest and the new game")
     parser.add_argument("--fifty-six-players", type=int, default=8, choices=(4, 6, 8))
-    parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at once per game (default 4)")
-    parser.add_argument("--bot-seconds", type=float, default=30.0, help="time per game for the bots (default 30)")
+    parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at a time (default 4)")
+    parser.add_argument("--bot-seconds", type=float, default=15.0, help="time per game for the bots (default 15)")
     args = parser.parse_args(argv)
     started = time.perf_counter()
     players56 = args.fifty_six_players
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> None:
         print(f"growth: a stack each with {', '.join(map(str, args.growth))} stored finished games, "
               f"{args.growth_rounds} rounds of alternating slices ...", flush=True)
         rows, source_memory = growth.growth(args.growth, args.clients, args.growth_seconds, args.growth_rounds)
-        print(f"bots: {args.bot_matches} all-bot matches per game, up to {args.bot_seconds:g} s each ...", flush=True)
+        print(f"bots: {args.bot_matches} all-bot matches at a time, {args.bot_seconds:g} s per game ...", flush=True)
         bot_stats = [bots.run(stack, label, game, options, players56 if game == "fifty-six" else seats,
                               args.bot_matches, args.bot_seconds)
                      for label, game, options, seats in _with_players(bots.GAMES, players56)]
@@ -253,7 +253,7 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, rows: lis
     for b in bot_stats:
         how = "finished" if b.finished else "estimated from the worker's event rate"
         detail.append((f"bots: {b.label}", f"{b.per_minute(events_per_match.get(b.label, 1)):.1f} matches/min",
-                       f"{b.finished} of {b.matches} all-bot basic matches finished in {b.seconds:.1f} s ({how}); "
+                       f"{b.finished} all-bot basic matches finished in {b.seconds:.0f} s, {b.matches} at a time ({how}); "
                        f"{b.events_per_s:.0f} events/s by one worker"))
     print()
     _print_rows(detail)

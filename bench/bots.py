@@ -18,7 +18,7 @@ GAMES = [("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),
 class BotStats:
     label: str
     seconds: float
-    matches: int            # matches started at once
+    matches: int            # matches played at a time
     finished: int
     events: int             # events appended by the worker (all matches, finished or not)
 
@@ -34,37 +34,42 @@ class BotStats:
 
 
 def run(stack: Stack, label: str, game: str, options: dict, seats: int, matches: int, budget_s: float) -> BotStats:
-    """Starts `matches` all-bot matches at once and lets the worker play them for up to `budget_s`."""
-    conn = load.Connection(stack.base_url)
+    """`matches` all-bot matches at a time for `budget_s`: each one finished is followed by a new one, so
+    the worker always has that many to play (one job plays a bot's moves until a human's turn, which
+    an all-bot match never has, up to its bound of appends; a few matches at once would otherwise
+    finish in a fraction of a second, too short to be a figure)."""
     body = {"game": game, "options": options, "seats": [{"kind": "bot", "level": "basic"}] * seats}
-    ids = [conn.json("POST", "/v1/games", body)["game_id"] for _ in range(matches)]
-    conn.close()
     started = time.perf_counter()
     end = started + budget_s
-    finished_at: dict[str, float] = {}
-    versions: dict[str, int] = {}
+    finished: list[int] = []     # events of each finished match
+    unfinished: list[int] = []   # events of the matches the time ran out on
 
-    def watch(game_id: str) -> None:
-        watcher = load.Connection(stack.base_url)
+    def play_matches() -> None:
+        conn = load.Connection(stack.base_url)
         try:
-            version = 0
             while time.perf_counter() < end:
-                status, raw = watcher.request("GET", f"/v1/games/{game_id}?wait=2",
-                                              headers={"If-None-Match": f'"{version}"'})
-                if status == 200:
-                    view = load.orjson.loads(raw)
-                    version = versions[game_id] = view["version"]
-                    if view["status"] == "finished":
-                        finished_at[game_id] = time.perf_counter()
-                        return
+                game_id = conn.json("POST", "/v1/games", body)["game_id"]
+                version, over = _watch(conn, game_id, end)
+                (finished if over else unfinished).append(version)
         finally:
-            watcher.close()
+            conn.close()
 
-    threads = [threading.Thread(target=watch, args=(game_id,)) for game_id in ids]
+    threads = [threading.Thread(target=play_matches) for _ in range(matches)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join(budget_s + 2 * load.REQUEST_TIMEOUT_S)
-    done = max(finished_at.values()) if len(finished_at) == matches else time.perf_counter()
-    return BotStats(label, min(done, end) - started if finished_at else budget_s, matches, len(finished_at),
-                    sum(versions.values()))
+    return BotStats(label, budget_s, matches, len(finished), sum(finished) + sum(unfinished))
+
+
+def _watch(conn: load.Connection, game_id: str, end: float) -> tuple[int, bool]:
+    """Long-polls the match as a spectator until it is finished or the time is up: (its version, finished)."""
+    version = 0
+    while time.perf_counter() < end:
+        status, raw = conn.request("GET", f"/v1/games/{game_id}?wait=2", headers={"If-None-Match": f'"{version}"'})
+        if status == 200:
+            view = load.orjson.loads(raw)
+            version = view["version"]
+            if view["status"] == "finished":
+                return version, True
+    return version, False
