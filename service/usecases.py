@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import logging
 import secrets
+import time
 import uuid
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
@@ -38,9 +39,11 @@ TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
 SWEEP_LIMIT = 10_000
-# A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends,
-# then enqueues the rest: a long all-bot stretch does not keep the worker from other games.
+# A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends
+# and this long, then enqueues the rest behind other games' jobs: a long all-bot stretch, or an expert bot
+# that thinks for a few hundred ms a move, does not keep the worker from the other games.
 JOB_STEPS = 32
+JOB_BUDGET_S = 0.1
 
 
 class UnknownGame(Exception):
@@ -211,27 +214,30 @@ class Talon:
 
     def advance(self, game_id: str, version: int) -> bool:
         """Deal, score the round, end the match: whatever the system owes at `version`. Stale: no-op."""
+        started = time.monotonic()
         table = self.table(game_id)
         if table.version != version:
             return False
         events = tables.system_step(table)
-        return bool(events) and self._commit_job(game_id, table, events)
+        return bool(events) and self._commit_job(game_id, table, events, started)
 
     def bot_turn(self, game_id: str, version: int, seat: int) -> bool:
         """The bot at `seat` acts if the game is still where the job found it. Stale: no-op."""
+        started = time.monotonic()
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.followups(table):
             return False
         with observability.bot_decision(table.game):
             events = tables.bot_move(table, seat)
-        return self._commit_job(game_id, table, events)
+        return self._commit_job(game_id, table, events, started)
 
     def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
+        started = time.monotonic()
         table = self.table(game_id)
         if table.version != version or ("timeout", seat) not in tables.followups(table):
             return False
-        return self._commit_job(game_id, table, tables.time_out(table, seat))
+        return self._commit_job(game_id, table, tables.time_out(table, seat), started)
 
     def reset_seat(self, game_id: str, seat: int) -> tables.Table:
         """Operator: revoke a seat's token; the seat reopens for claiming and a bot plays it meanwhile."""
@@ -260,22 +266,25 @@ class Talon:
         idle_s = (now_ms - normalize_at(last[0].at)[1]) // 1000 if last else 0
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
-            return int(self._commit_job(game_id, table, events))
+            return int(self._commit_job(game_id, table, events, time.monotonic()))
         return int(bool(tables.followups(table)) and self.jobs.followups(table, repair=True) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def _commit_job(self, game_id: str, table: tables.Table, events: list[dict]) -> bool:
+    def _commit_job(self, game_id: str, table: tables.Table, events: list[dict], started: float) -> bool:
         """Appends a job's events, then goes on in the same job with what the game owes next without a
-        human (`_owed_now`), each step its own append, up to JOB_STEPS appends; then enqueues what the
-        table waits for. An rq job costs the worker more than a bot's move, so a round's scoring and
-        deal and the bots' moves up to the next human turn take one job, not one each.
+        human (`_owed_now`), each step its own append, for up to JOB_STEPS appends and JOB_BUDGET_S
+        after the job `started` (time.monotonic); then enqueues what the table waits for. An rq job
+        costs the worker more than a basic bot's move, so a round's scoring and deal and the bots' moves
+        up to the next human turn take one job, not one each.
         False if the game had moved on before the first append (then nothing was written)."""
         for step in range(JOB_STEPS):
             try:
                 table, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
             except VersionConflict:
                 return step > 0  # someone else moved the game on; the job that sees the new version acts
+            if time.monotonic() - started >= JOB_BUDGET_S:
+                break
             events = self._owed_now(table)
             if not events:
                 break
@@ -285,7 +294,7 @@ class Talon:
     def _owed_now(self, table: tables.Table) -> list[dict]:
         """The events of the next step a job may take on by itself: the system's step, or the move of the
         bot seat whose turn it is (unless bots wait TALON_BOT_DELAY_S before each move). [] otherwise:
-        a human seat a bot stands in for keeps one job per move, so its human, back, finds a turn free."""
+        a human seat a bot stands in for keeps one job per move, and its human may come back between two."""
         work = tables.followups(table)
         if work == [("advance", None)]:
             return tables.system_step(table)

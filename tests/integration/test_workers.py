@@ -56,9 +56,9 @@ def test_a_duplicated_bot_job_moves_once(r, redis_url):
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
     assert tables.followups(table) == [("bot", 1)]  # the non-dealer leads
-    expected, after = [], table  # the bot's moves until the human's turn (one job makes them all), decided here
-    while tables.followups(after) == [("bot", 1)]:
-        step = tables.act(after, 1, tables.bot_choice(after, 1))
+    expected, after = [], table  # what is owed until the human's turn (one job does it all), decided here
+    while (owed := tables.followups(after)) in ([("bot", 1)], [("advance", None)]):
+        step = tables.act(after, 1, tables.bot_choice(after, 1)) if owed == [("bot", 1)] else tables.system_step(after)
         for event in step:
             after = tables.evolve(after, event)
         expected += step
@@ -96,6 +96,20 @@ def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url)
     (kind, seat), = tables.followups(now)  # the rest is left to the next job, queued behind other games'
     queued = Queue("talon", connection=r).job_ids
     assert queued == [dispatch.job_id(kind, now.game_id, now.version, seat)]
+
+
+def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypatch):
+    # As with an expert bot, whose move may take a few hundred ms: other games' jobs come first.
+    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 0.0)
+    talon = Talon(r)
+    table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
+    Queue("talon", connection=r).empty()
+    (_, seat), = tables.followups(table)
+    assert talon.bot_turn(table.game_id, table.version, seat)
+    now = talon.table(table.game_id)
+    assert now.version == table.version + len(tables.bot_move(table, seat))  # one move, then the queue
+    (kind, next_seat), = tables.followups(now)
+    assert Queue("talon", connection=r).job_ids == [dispatch.job_id(kind, now.game_id, now.version, next_seat)]
 
 
 def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
