@@ -41,6 +41,7 @@ from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
 log = logging.getLogger("talon.events")
 
 LOBBY_STATUSES = ("waiting", "active", "finished")
+FINISHED = LOBBY_STATUSES.index("finished") + 1  # the lobby target that says a game just finished
 IDEMPOTENCY_TTL_S = 24 * 3600
 # redis-py 8 gives clients a 5 s socket timeout unless told otherwise (earlier versions: none).
 DEFAULT_SOCKET_TIMEOUT_S = 5.0
@@ -181,6 +182,7 @@ class EventStore:
         self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
         self._import = client.register_script(scripts.IMPORT)
+        self._compact = client.register_script(scripts.COMPACT)
         self._block_slice_s = _block_slice_s(client)
 
     # Key names: the only place they are built.
@@ -244,8 +246,19 @@ class EventStore:
                 # The events are committed: the caller gets its result, the intent stays for the sweeper.
                 log.warning("feed/lobby follow-up of %s failed; the sweeper will complete it", game_id,
                             exc_info=True)
+        if lobby_target == FINISHED and not result.replayed:
+            self._compact_finished(game_id)
         _notify(game_id, events, result, None)
         return result
+
+    def _compact_finished(self, game_id: str) -> None:
+        """A finished game's stream, stored again at the size of its entries (scripts.COMPACT says why).
+        It saves memory only: if it fails, the game stays as it was and the append that finished it
+        stands."""
+        try:
+            self._compact(keys=[self._key(game_id, "events"), self._key(game_id, "compacting")])
+        except redis.RedisError:
+            log.warning("the finished game %s was not compacted", game_id, exc_info=True)
 
     def repair_followups(self, now_ms: int | None = None) -> int:
         """The sweeper's part: feed and lobby writes a dead process left undone (0 on one primary)."""
@@ -428,6 +441,8 @@ class EventStore:
             raise GameExists(game_id, int(reply[1]))
         if self.followups is not None and lobby_target:
             self.followups.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
+        if lobby_target == FINISHED:
+            self._compact_finished(game_id)
         return int(reply[1])
 
 

@@ -132,6 +132,16 @@ def test_two_reordered_events_are_located(store, r):
     assert any(f.version == 4 and "event 4 was written as event 2" in f.detail for f in findings)
 
 
+def test_an_imported_finished_game_is_stored_at_the_size_of_its_entries(store, r):
+    store.append("g1", [ev(n=i) for i in range(20)], 0, at=AT, meta={"status": "finished"})
+    raw, meta = store.raw_entries("g1"), store.meta("g1")
+    store.delete("g1")
+    store.import_entries("g1", raw, meta)
+    r.copy(KEY, "talon:{g:g1}:copied")  # an exact copy, under a name as long as the stream's
+    assert r.memory_usage(KEY, samples=0) == r.memory_usage("talon:{g:g1}:copied", samples=0)
+    assert store.raw_entries("g1") == raw and chain(store).ok
+
+
 def test_an_entry_without_hashes_is_refused_on_append_and_flagged(store, r):
     r.xadd(KEY, {"e": b'{"s":1,"t":"x","a":null,"d":{},"at":"' + AT.encode() + b'"}'}, id="1-0")
     with pytest.raises(ValueError, match="the chain head does not record the stream's newest entry 1"):

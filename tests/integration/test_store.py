@@ -373,6 +373,26 @@ def test_lobby_moves_games_between_statuses(store):
     assert store.lobby("active", 0, 10) == (["a"], 1)
 
 
+def test_a_finished_game_is_stored_at_the_size_of_its_entries(store, r):
+    events_key = "talon:{g:g1}:events"
+    store.append("g1", [ev(n=i) for i in range(20)], 0, meta={"status": "active"})
+    entries = r.xrange(events_key)
+    # An exact copy (under a name as long: MEMORY USAGE counts the name), the size the entries need:
+    # Redis gave the stream's one node room for 4 KB.
+    exact = "talon:{g:g1}:copied"
+    r.copy(events_key, exact)
+    assert r.memory_usage(events_key, samples=0) > r.memory_usage(exact, samples=0) + 2000
+    store.append("g1", [ev("match_ended", None)], 20, meta={"status": "finished"})
+    r.copy(events_key, exact, replace=True)
+    assert r.memory_usage(events_key, samples=0) == r.memory_usage(exact, samples=0)
+    r.delete(exact)
+    assert r.xrange(events_key)[:20] == entries and store.version("g1") == 21
+    assert store.load_since("g1", "e1").events[-1].type == "match_ended"
+    assert game_keys(r, "g1") == [b"talon:{g:g1}:events", b"talon:{g:g1}:head", b"talon:{g:g1}:meta"]
+    store.append("g1", [ev("note", None)], 21)  # still a stream the chain goes on in
+    assert store.version("g1") == 22
+
+
 def test_lobby_pages(store):
     for n in range(7):
         store.append(f"g{n}", [ev()], 0, at=f"2026-11-30T03:00:0{n}.000Z", meta={"status": "waiting"})
