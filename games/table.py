@@ -42,12 +42,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
 from games import bots
 from games.options import whole_number
+from games.records import replace
 from games.registry import BOT_LEVELS, game_names, rules_for
 
 SEAT_KINDS = ("human", "bot")

@@ -1,11 +1,9 @@
 """`evolve(state, event) -> state`: one pure function per event type, folded by replay.
 
 Each applies a fact `decide` has already checked, so none of them validates or raises; they only
-move cards and counters with `dataclasses.replace`.
+move cards and counters with `replace` (games/records.py).
 """
 from __future__ import annotations
-
-from dataclasses import replace
 
 from games import cards
 from games.fiftysix.options import CARD_POINTS
@@ -13,6 +11,7 @@ from games.fiftysix.state import (
     AUCTION, AWAIT_DEAL, MATCH_OVER, PLAY, ROUND_OVER, Call, Play, Round, State, Trick, load_contract,
     load_result, next_active, with_round,
 )
+from games.records import replace
 
 
 def without_one(held: tuple[str, ...], card: str) -> tuple[str, ...]:

@@ -9,10 +9,9 @@ against the engine.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games.fiftysix.expert_hand import Model
 from games.fiftysix.state import PLAY, Contract, State, next_active
+from games.records import replace
 
 MAX_CALLS = 200  # basic bidders only raise, so an auction ends well before; a guard against a loop
 

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from games import cards
 from games.fiftysix.expert_hand import worth
 from games.fiftysix.options import RANK_ORDER, Options, pack_for
 from games.fiftysix.state import DOUBLING, Call, Play, Round, State, Trick, load_contract, new_state
+from games.records import replace
 
 SWAPS = 60  # card swaps tried per world to fit the calls
 BID_SLACK = 0  # a basic bidder bids only what its hand is worth

@@ -6,9 +6,10 @@ Per-team numbers are tuples indexed like `State.teams` (team order = seat order 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from games.fiftysix.options import Options, teams_for
+from games.records import replace
 from games.tricks import Play, Trick, dump_plays, load_plays
 
 # Phases (what the game waits for). See legal.py for the actions each allows.

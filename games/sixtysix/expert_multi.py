@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import replace
 from typing import Callable
 
 from games import cards
 from games.bots import action_key as key
+from games.records import replace
 from games.sixtysix import bots as basic
 from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_world import apply, options_of

@@ -10,9 +10,10 @@ Written for the two-player games with a talon (2p24, 2p20, 2p32); `supported` sa
 from __future__ import annotations
 
 import random
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from games import cards
+from games.records import replace
 from games.sixtysix.evolve import evolve
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, deck
 from games.sixtysix.rules import decide

@@ -7,9 +7,10 @@ per seat, the cards of the hand already used in a marriage, so a K or Q counts i
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
+from games.records import replace
 from games.sixtysix.options import Options
 from games.tricks import Play, Trick, dump_plays, load_plays
 

@@ -1,13 +1,12 @@
 """`evolve(state, event) -> state`: one pure function per event type, folded by replay.
 
 Each applies a fact `decide` has already checked, so none of them validates or raises; they only
-move cards and counters with `dataclasses.replace`.
+move cards and counters with `replace` (games/records.py).
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
 from games import cards
+from games.records import replace
 from games.smear.options import N_SEATS, SIDES
 from games.smear.state import (
     AUCTION, AWAIT_DEAL, DISCARD, MATCH_OVER, PLAY, ROUND_OVER, Call, Play, Round, State, Trick,

@@ -8,9 +8,9 @@ basic player is shown only the parts of the seat's view it reads.
 from __future__ import annotations
 
 import random
-from dataclasses import replace
 from itertools import combinations
 
+from games.records import replace
 from games.smear import bots as basic
 from games.smear import rules
 from games.smear.evolve import evolve

@@ -11,9 +11,10 @@ The other seats' hidden cards, the others' discards and the undealt pile share t
 from __future__ import annotations
 
 import random
-from dataclasses import fields, replace
+from dataclasses import fields
 
 from games import cards
+from games.records import replace
 from games.smear import bots as basic
 from games.smear.options import Options, deck
 from games.smear.state import Call, Play, Round, State, Trick, new_state

@@ -6,8 +6,9 @@ count them; views decide who may see them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 
+from games.records import replace
 from games.smear.options import SIDES, Options
 from games.tricks import Play, dump_plays, load_plays
 
