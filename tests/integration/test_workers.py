@@ -50,7 +50,8 @@ def test_a_human_move_wakes_the_bot(r, redis_url):
     assert len(after["round"]["tricks"]) == 1  # the bot answered the lead
 
 
-def test_a_duplicated_bot_job_moves_once(r, redis_url):
+def test_a_duplicated_bot_job_moves_once(r, redis_url, monkeypatch):
+    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # the steps below in one job, however slow the machine
     talon = Talon(r)
     created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
@@ -70,7 +71,8 @@ def test_a_duplicated_bot_job_moves_once(r, redis_url):
     assert [(e.type, e.actor, e.data) for e in moved] == [(e["type"], e["actor"], e["data"]) for e in expected]
 
 
-def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url):
+def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url, monkeypatch):
+    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # however slow the machine
     talon = Talon(r)
     created = talon.create_match("smear", {}, [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3, seed=5)
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
@@ -86,7 +88,8 @@ def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url):
     assert now.rules.to_act(now.state) == [0] and Queue("talon", connection=r).count == 0
 
 
-def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url):
+def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url, monkeypatch):
+    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # the bound on appends, not on time, ends it
     talon = Talon(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     run_jobs(redis_url, max_jobs=1)
