@@ -22,8 +22,9 @@ import time
 import redis
 
 from bench import bots, cpu, engine, figures, growth, load, seeding
-from bench.stack import REPO, Stack
+from bench.stack import Stack
 from events.store import EventStore
+from tests.support.processes import REPO
 
 
 def main(argv: list[str] | None = None) -> None:

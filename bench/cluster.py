@@ -23,8 +23,9 @@ from pathlib import Path
 import redis
 
 from bench import load
-from bench.stack import BIN, Processes, Running, answers
+from bench.stack import Processes, Running, answers
 from tests.support.cluster import Cluster
+from tests.support.processes import WORKER_COMMAND
 from tests.support.redis_proc import RedisProcess, free_port
 
 
@@ -53,7 +54,7 @@ class ScaledStack(Running):
         for i, port in enumerate(self.ports):
             self.processes.gunicorn(f"api{i}", port, "service.wsgi:app", env)
         for i in range(2):
-            self.processes.spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env)
+            self.processes.spawn(f"worker{i}", WORKER_COMMAND, env)
         for i, api in enumerate(self.apis):
             self.processes.wait_until(lambda api=api: answers(api + "/readyz"), f"API instance {i}")
 

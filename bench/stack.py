@@ -9,18 +9,14 @@ from __future__ import annotations
 import os
 import shutil
 import subprocess
-import sys
 import tempfile
 import urllib.request
 from pathlib import Path
 
 import redis
 
-from tests.support.processes import START_TIMEOUT_S, Proc, spawn, stop_process, wait_until
+from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
 from tests.support.redis_proc import free_port, redis_binary
-
-REPO = Path(__file__).resolve().parents[1]
-BIN = Path(sys.executable).parent
 
 
 class Processes:
@@ -41,8 +37,7 @@ class Processes:
 
     def gunicorn(self, name: str, port: int, app: str, env: dict) -> None:
         """gunicorn with the deployed settings (deploy/gunicorn.conf.py) serving `app` on a loopback port."""
-        self.spawn(name, [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", app],
-                   env)
+        self.spawn(name, gunicorn_command(port, app), env)
 
     def wait_until(self, probe, what: str) -> None:
         wait_until(probe, self.started.values(), what, START_TIMEOUT_S)
@@ -104,7 +99,7 @@ class Stack(Running):
                "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "WARNING",
                "TALON_RATE_LIMITS": "off"}  # the bench measures throughput, not the limits
         self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", env)
-        spawn("worker", [str(BIN / "python"), "-m", "workers"], env)
+        spawn("worker", WORKER_COMMAND, env)
         if self.bare:
             self.processes.gunicorn("bare", self.bare_port, "bench.bare:app", env)
             wait_until(lambda: answers(self.bare_url + "/bare/probe"), "the bare endpoints")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -17,11 +16,9 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.support.processes import START_TIMEOUT_S, Proc, spawn, stop_process, wait_until
+from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
 from tests.support.redis_proc import RedisProcess, free_port
 
-REPO = Path(__file__).resolve().parents[2]
-BIN = Path(sys.executable).parent
 OPERATOR_TOKEN = "e2e-operator-token"
 
 
@@ -68,8 +65,7 @@ def spawn_api(workdir: Path, env: dict[str, str], name: str = "gunicorn") -> tup
     """gunicorn serving the app as deployed (deploy/gunicorn.conf.py) on a free loopback port: its base
     URL and process."""
     port = free_port()
-    proc = spawn(name, [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py",
-                        "--bind", f"127.0.0.1:{port}", "service.wsgi:app"], env, workdir)
+    proc = spawn(name, gunicorn_command(port), env, workdir)
     return f"http://127.0.0.1:{port}", proc
 
 
@@ -102,7 +98,7 @@ def running_service(**env: str) -> Iterator[Service]:
     running = Service(base_url=base_url, redis_url=redis.url, operator_token=OPERATOR_TOKEN, workdir=workdir,
                       procs=[api])
     try:
-        running.procs.append(spawn("worker", [str(BIN / "python"), "-m", "workers"], full_env, workdir))
+        running.procs.append(spawn("worker", WORKER_COMMAND, full_env, workdir))
         wait_ready(running.base_url, running.procs)
         yield running
     except Exception:

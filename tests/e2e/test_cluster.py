@@ -23,9 +23,9 @@ import redis
 import requests
 from rq import Worker
 
-from tests.e2e.conftest import BIN, OPERATOR_TOKEN, Proc, spawn, spawn_api, wait_ready
+from tests.e2e.conftest import OPERATOR_TOKEN, Proc, spawn, spawn_api, wait_ready
 from tests.support.cluster import Cluster
-from tests.support.processes import stop_process
+from tests.support.processes import BIN, WORKER_COMMAND, stop_process
 from tests.support.redis_proc import RedisProcess
 
 pytestmark = pytest.mark.slow
@@ -62,7 +62,7 @@ def scaled(tmp_path_factory):
             procs.append(api)
             apis.append(base_url)
         for i in range(2):
-            procs.append(spawn(f"worker{i}", [str(BIN / "python"), "-m", "workers"], env, workdir))
+            procs.append(spawn(f"worker{i}", WORKER_COMMAND, env, workdir))
         for base in apis:
             wait_ready(base, procs)
         yield {"apis": apis, "cluster": cluster, "queues": queues, "procs": procs}

@@ -22,7 +22,8 @@ import pytest
 import requests
 
 from tests.e2e.client import bearer, event_log
-from tests.e2e.conftest import BIN, REPO, Service
+from tests.e2e.conftest import Service
+from tests.support.processes import BIN, REPO
 from tests.support.redis_proc import free_port
 
 pytestmark = pytest.mark.slow

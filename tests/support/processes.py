@@ -2,8 +2,8 @@
 not exited within the timeout.
 
 Shared by the e2e stacks, the Redis Cluster launcher and the bench, which start the same kind of
-processes (Redis, gunicorn, the rq worker) and stop them the same way; and the worker process as the
-integration tests start it."""
+processes (Redis, gunicorn, the rq worker) with the same command lines (`gunicorn_command`,
+`WORKER_COMMAND`) and stop them the same way; and the worker process as the integration tests start it."""
 from __future__ import annotations
 
 import os
@@ -18,6 +18,13 @@ from pathlib import Path
 STOP_TIMEOUT_S = 10.0
 START_TIMEOUT_S = 20.0
 REPO = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent  # the virtualenv's programs, beside its interpreter
+WORKER_COMMAND = [str(BIN / "python"), "-m", "workers"]
+
+
+def gunicorn_command(port: int, app: str = "service.wsgi:app") -> list[str]:
+    """gunicorn as deployed (deploy/gunicorn.conf.py) serving `app` on a loopback port."""
+    return [str(BIN / "gunicorn"), "-c", "deploy/gunicorn.conf.py", "--bind", f"127.0.0.1:{port}", app]
 
 
 @dataclass
@@ -74,6 +81,6 @@ def stop_process(popen: subprocess.Popen, sig: int = signal.SIGTERM, timeout_s: 
 
 def start_worker(redis_url: str, log_path: Path, **env: str) -> subprocess.Popen:
     """`python -m workers` on this Redis, its output appended to `log_path`; `env` adds variables."""
-    return subprocess.Popen([sys.executable, "-m", "workers"], cwd=REPO,
+    return subprocess.Popen(WORKER_COMMAND, cwd=REPO,
                             env={**os.environ, "REDIS_URL": redis_url, **env},
                             stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import REPO
+from tests.support.processes import REPO
 
 CHROMIUM = os.environ.get("TALON_CHROMIUM", "/usr/bin/chromium")
 # ENGINEERING.md: the flags Debian's Chromium needs here (as root, no GPU, nothing phoning home).
