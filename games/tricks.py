@@ -29,3 +29,8 @@ def dump_plays(plays: Iterable[Play]) -> list[dict]:
 
 def load_plays(items: Iterable[dict]) -> tuple[Play, ...]:
     return tuple(Play(item["seat"], item["card"]) for item in items)
+
+
+def dump_trick(trick: Trick) -> dict:
+    """A finished trick as the views show it, its plays under `cards` (Fifty-Six's snapshots keep it so too)."""
+    return {"leader": trick.leader, "cards": dump_plays(trick.plays), "winner": trick.winner, "points": trick.points}

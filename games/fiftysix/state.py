@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from games.fiftysix.options import Options, teams_for
 from games.records import replace
-from games.tricks import Play, Trick, dump_plays, load_plays
+from games.tricks import Play, Trick, dump_plays, dump_trick, load_plays
 
 # Phases (what the game waits for). See legal.py for the actions each allows.
 AWAIT_DEAL = "await_deal"  # the system deals (before the first deal, after a scored or thrown-in deal)
@@ -164,10 +164,6 @@ def dump_contract(c: Contract | None) -> dict | None:
 def load_contract(d: dict | None) -> Contract | None:
     return None if d is None else Contract(d["declarer"], d["value"], d["suit"], DOUBLING.index(d["level"]),
                                            d["all_pass"])
-
-
-def dump_trick(t: Trick) -> dict:
-    return {"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner, "points": t.points}
 
 
 def _dump_round(r: Round) -> dict:

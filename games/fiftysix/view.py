@@ -18,9 +18,9 @@ from games import cards
 from games.fiftysix.legal import to_act
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import (
-    DOUBLING, State, card_points, dump_contract, dump_result, dump_trick, team_of,
+    DOUBLING, State, card_points, dump_contract, dump_result, team_of,
 )
-from games.tricks import dump_plays
+from games.tricks import dump_plays, dump_trick
 
 
 def standing(state: State, tables=None) -> list[dict]:

@@ -23,7 +23,7 @@ from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
     State, card_points, dump_result, face_up_card, meld_points, side_of, stock_open, stock_size, tricks_won,
 )
-from games.tricks import dump_plays
+from games.tricks import dump_plays, dump_trick
 
 
 def standing(state: State, scores=None) -> list[dict]:
@@ -63,8 +63,7 @@ def round_view(state: State, seat: int | None) -> dict:
         "closer": rnd.closer,
         "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
         "trick": dump_plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner, "points": t.points}
-                   for t in rnd.tricks],
+        "tricks": [dump_trick(t) for t in rnd.tricks],
         "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points,
                    "active": bool(tricks[side_of(state, m.seat)])} for m in rnd.melds],
         "turn_meld": rnd.turn_meld,
