@@ -227,9 +227,7 @@ class Talon:
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.followups(table):
             return False
-        with observability.bot_decision(table.game):
-            events = tables.bot_move(table, seat)
-        return self._commit_job(game_id, table, events, started)
+        return self._commit_job(game_id, table, _timed_bot_move(table, seat), started)
 
     def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
@@ -300,8 +298,7 @@ class Talon:
             return tables.system_step(table)
         if len(work) == 1 and work[0][0] == "bot" and self.jobs.bot_delay_s <= 0 \
                 and table.seats[work[0][1]].kind == "bot":
-            with observability.bot_decision(table.game):
-                return tables.bot_move(table, work[0][1])
+            return _timed_bot_move(table, work[0][1])
         return []
 
     def _replay(self, game_id: str, key: str, fingerprint: str) -> Outcome | None:
@@ -321,6 +318,12 @@ class Talon:
         open_seats = sum(1 for s in after.seats if s.open)
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
                 "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+
+
+def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:
+    """The bot's move at `seat`, its decision time observed (talon_bot_decision_seconds)."""
+    with observability.bot_decision(table.game):
+        return tables.bot_move(table, seat)
 
 
 def _lobby_entry(game_id: str, meta: dict) -> dict:
