@@ -33,6 +33,11 @@ def next_view(http: requests.Session, service: Service, game_id: str, view: dict
     return response.json() if response.status_code == 200 else view
 
 
+def spectator_sees_no_hand(view: dict) -> None:
+    """A check for `spectate`: a spectator's view of a round in play shows no hand."""
+    assert view["round"]["hand"] is None
+
+
 def spectate(http: requests.Session, service: Service, game_id: str, timeout_s: float,
              check: Callable[[dict], None] = lambda view: None) -> dict:
     """Follows the match as a spectator until it is finished (failing after `timeout_s`); `check` sees

@@ -16,7 +16,7 @@ import time
 import pytest
 import requests
 
-from tests.e2e.client import bearer, create, event_log, next_view, spectate
+from tests.e2e.client import bearer, create, event_log, next_view, spectate, spectator_sees_no_hand
 
 pytestmark = pytest.mark.slow
 
@@ -41,10 +41,6 @@ def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
     return deals
 
 
-def spectators_see_no_hand(view: dict) -> None:
-    assert view["round"]["hand"] is None
-
-
 def check_end(view: dict, full: list[dict]) -> None:
     assert view["status"] == "finished" and view["legal_actions"] == [] and view["to_act"] == []
     assert full[-1]["type"] == "match_ended" and full[-1]["data"]["winner"] == view["winner"]
@@ -58,7 +54,7 @@ def test_eight_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 6 + [{"kind": "bot", "level": "random"}] * 2
     game_id = create(http, service, "fifty-six", seats, {"starting_tables": STARTING_TABLES}, seed=5608)
-    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectators_see_no_hand)
+    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectator_sees_no_hand)
     full = event_log(http, service, game_id, bearer(service.operator_token), ops=True)
     spectator = event_log(http, service, game_id, {})
     assert check_hidden(spectator, full, None) >= 1

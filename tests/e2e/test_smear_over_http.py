@@ -14,7 +14,7 @@ import time
 import pytest
 import requests
 
-from tests.e2e.client import bearer, create, event_log, next_view, spectate
+from tests.e2e.client import bearer, create, event_log, next_view, spectate, spectator_sees_no_hand
 
 pytestmark = pytest.mark.slow
 
@@ -42,10 +42,6 @@ def check_hidden(shown: list[dict], full: list[dict], seat: int | None) -> int:
     return deals
 
 
-def spectators_see_no_hand(view: dict) -> None:
-    assert view["round"]["hand"] is None
-
-
 def check_end(view: dict, full: list[dict]) -> None:
     assert view["status"] == "finished" and view["legal_actions"] == [] and view["to_act"] == []
     assert full[-1]["type"] == "match_ended" and full[-1]["data"]["winner"] == view["winner"]
@@ -57,7 +53,7 @@ def test_four_bots_play_a_whole_match_by_themselves(service):
     http = requests.Session()
     seats = [{"kind": "bot", "level": "basic"}] * 4
     game_id = create(http, service, "smear", seats, {"widow_size": 2, "match_target": 11}, seed=561)
-    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectators_see_no_hand)
+    view = spectate(http, service, game_id, MATCH_TIMEOUT_S, check=spectator_sees_no_hand)
     full = event_log(http, service, game_id, bearer(service.operator_token), ops=True)
     spectator = event_log(http, service, game_id, {})
     assert check_hidden(spectator, full, None) >= 2
