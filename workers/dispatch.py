@@ -25,6 +25,9 @@ RESULT_TTL_S = 60  # finished jobs only guard their id briefly; every job re-che
 FAILURE_TTL_S = 3600
 JOB_FUNCTIONS = {"advance": "workers.jobs.advance", "bot": "workers.jobs.bot_turn",
                  "timeout": "workers.jobs.turn_timeout"}
+# What the worker runs on its shorter path (workers/worker.py): version-checked, no callbacks,
+# dependents, retries or repeats.
+GAME_JOB_FUNCTIONS = frozenset(JOB_FUNCTIONS.values())
 
 
 def job_id(kind: str, game_id: str, version: int, seat: int | None) -> str:
