@@ -27,8 +27,8 @@ def test_the_rq_cost_bench_prints_its_figure(capsys):
     from bench import rqcost
     rqcost.main(["--jobs", "20"])
     out = capsys.readouterr().out
-    for worker_class in ("SimpleWorker", "TalonWorker"):
-        assert f"rq, per no-op job (20 jobs), {worker_class}: enqueue" in out
+    for worker in ("SimpleWorker", "TalonWorker", "TalonWorker, as a game job"):
+        assert f"rq, per no-op job (20 jobs), {worker}: enqueue" in out
 
 
 def test_the_cluster_bench_prints_its_rows(capsys):
