@@ -102,6 +102,18 @@ class Repository:
         known = self._recent.get(aggregate_id)
         return known.state if known is not None else None
 
+    def extend(self, aggregate_id: str, state: Any, events: Sequence[StoredEvent]) -> Any:
+        """The state with `events` folded on: the events the store gave right after the state's version
+        (a wait's), so that the waiter need not load again. Remembered like a load; events that do not
+        follow on from the state (never from a wait on its version) make it a load instead."""
+        version = self.folding.version_of(state)
+        if [event.version for event in events] != list(range(version + 1, version + 1 + len(events))):
+            return self.get(aggregate_id)
+        state = self.fold(state, events)
+        if events:
+            self._remember(aggregate_id, state, events[-1].hash)
+        return state
+
     def fold(self, state: Any, events: Sequence[StoredEvent]) -> Any:
         for event in events:
             state = self.folding.evolve(state, _as_event(event))

@@ -104,7 +104,7 @@ class Talon:
         if table.version != known_version:
             return table
         moved = self.store.wait(table.game_id, known_version, timeout_s, until=until)
-        return self.table(table.game_id) if moved else table
+        return self.tables.extend(table.game_id, table, moved)
 
     def events_page(self, game_id: str, after: int, limit: int):
         events = self.store.read(game_id, after=after, limit=limit + 1)

@@ -80,6 +80,7 @@ def test_long_poll_returns_when_the_version_moves(client, app):
     polled = client.get(f"/v1/games/{game_id}?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{view["version"]}"'})
     timer.join()
     assert polled.status_code == 200 and polled.json["version"] > view["version"]
+    assert polled.json == client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json  # the move in it
 
 
 def test_long_poll_times_out_with_not_modified(client):

@@ -48,3 +48,25 @@ def test_the_store_sends_only_what_follows_a_known_entry(r):
     assert known.known and [e.type for e in known.events] == ["played"]
     stranger = store.load_since("g1", "e1", (2, "0" * 40))
     assert not stranger.known and stranger.snapshot.version == 2 and [e.type for e in stranger.events] == ["played"]
+
+
+def test_a_waiter_folds_what_the_wait_read_and_holds_it_like_a_load(r):
+    store = EventStore(r)
+    a, b = Repository(store, LOG), Repository(store, LOG)
+    state, _ = a.save("g1", None, [ev("created"), ev("dealt")])
+    b.save("g1", b.get("g1"), [ev("played"), ev("played")])
+    waited = store.wait("g1", 2, 1)
+    assert a.extend("g1", state, waited) == (4, ("created", "dealt", "played", "played")) == b.get("g1")
+    assert a.held("g1") == (4, ("created", "dealt", "played", "played"))
+    b.save("g1", b.get("g1"), [ev("taken")])
+    assert a.get("g1") == (5, ("created", "dealt", "played", "played", "taken"))   # on from the held state
+    assert a.extend("g1", a.get("g1"), []) == a.get("g1")                            # a wait that timed out
+
+
+def test_events_that_do_not_follow_on_from_the_state_make_it_a_load(r):
+    store = EventStore(r)
+    a = Repository(store, LOG)
+    state, _ = a.save("g1", None, [ev("created")])
+    store.append("g1", [ev("dealt"), ev("played")], 1)
+    skipped = store.read("g1", after=2)                         # the wait of another version than the state's
+    assert a.extend("g1", state, skipped) == (3, ("created", "dealt", "played"))
