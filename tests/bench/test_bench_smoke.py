@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from bench.__main__ import main
 
-TINY = ["--matches", "1", "--repetitions", "2", "--clients", "2", "--seconds", "1", "--growth", "5", "15",
+TINY = ["--matches", "1", "--repetitions", "2", "--clients", "2", "--seconds", "1", "--rounds", "2", "--growth", "5", "15",
         "--growth-seconds", "1", "--growth-rounds", "2", "--views", "3", "--fifty-six-players", "4", "--bot-matches", "1",
         "--bot-seconds", "2"]
 
@@ -21,6 +21,8 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
                    "bare: CPU per action"):
         assert figure in out, figure
     assert "refused" not in out, "a closed-loop client's action was refused"
+    ratio_line = next(line for line in out.splitlines() if line.startswith("throughput ratio"))
+    assert len(ratio_line.split("per round ")[1].split(", ")) == 2   # each round's ratio, for the spread
 
 
 def test_the_rq_cost_bench_prints_its_figure(capsys):
