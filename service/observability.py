@@ -65,10 +65,19 @@ def _observe_append(game_id: str, events: Sequence[dict], result, refused) -> No
         IDEMPOTENT_REPLAYS.inc()
         return
     for event in events:
-        EVENTS_APPENDED.labels(event["type"]).inc()
-    logging.getLogger("talon.events").debug(
-        "appended", extra={"game_id": game_id, "versions": [result.first_version, result.last_version],
-                           "types": [event["type"] for event in events]})
+        _appended(event["type"]).inc()
+    if events_log.isEnabledFor(logging.DEBUG):  # every append passes here: build the line only if it is kept
+        events_log.debug("appended", extra={"game_id": game_id, "versions": [result.first_version, result.last_version],
+                                            "types": [event["type"] for event in events]})
+
+
+events_log = logging.getLogger("talon.events")
+
+
+@functools.lru_cache(maxsize=256)
+def _appended(event_type: str):
+    """The append counter of one event type (prometheus_client looks labels up under a lock)."""
+    return EVENTS_APPENDED.labels(event_type)
 
 
 def install_metrics() -> None:
