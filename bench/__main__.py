@@ -1,4 +1,4 @@
-"""`python -m bench [--matches N] [--seconds S] [--repetitions R]`: Talon's figures, as one table.
+"""`python -m bench [--matches N] [--seconds S] [--rounds R] [--repetitions R]`: Talon's figures, as one table.
 
 Starts Redis (append-only, noeviction, as `make run` does), gunicorn (deploy/gunicorn.conf.py,
 WEB_CONCURRENCY=2), one rq worker, and a second gunicorn with the bare endpoints of bench/bare.py, as
