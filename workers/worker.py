@@ -1,4 +1,5 @@
-"""The rq worker class Talon runs: rq's SimpleWorker with a cheaper heartbeat.
+"""The rq worker class Talon runs: rq's SimpleWorker with a cheaper heartbeat, and game jobs on a
+shorter path than rq's own.
 
 rq 3 sends a worker heartbeat as three separate commands (HSET `last_heartbeat`, EXPIRE on the worker
 key and on its executions set), each its own round trip, and sends it three times around every job
