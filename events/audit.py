@@ -19,11 +19,13 @@ Pure: works on RawEntry lists, so an export (JSON Lines) is checked exactly like
 """
 from __future__ import annotations
 
-import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
+from events.chain import entry_hash, genesis_hash
 from events.store import RawEntry
+
+__all__ = ["ChainReport", "Finding", "entry_hash", "genesis_hash", "verify_chain"]
 
 
 @dataclass(frozen=True)
@@ -47,14 +49,6 @@ class ChainReport:
     @property
     def ok(self) -> bool:
         return not self.findings
-
-
-def genesis_hash(game_id: str) -> str:
-    return hashlib.sha1(f"talon-genesis\n{game_id}".encode()).hexdigest()
-
-
-def entry_hash(prev_hash: str, version: int, payload: str) -> str:
-    return hashlib.sha1(f"{prev_hash}\n{version}\n{payload}".encode()).hexdigest()
 
 
 def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str] | None,

@@ -36,6 +36,7 @@ import redis
 from events import scripts
 from events.connection import is_cluster
 from events.followups import FollowUps, unique
+from events.chain import entry_hash
 from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
 
 log = logging.getLogger("talon.events")
@@ -118,6 +119,11 @@ class IdempotencyMismatch(Exception):
     """The idempotency key was already used for a different request (another fingerprint)."""
 
 
+class HistoryChanged(Exception):
+    """A stream's entries do not follow on from the entry hash a reader holds: it is no longer (or never
+    was) the history that hash stands for."""
+
+
 class GameExists(Exception):
     """An import named a game id that this Redis already holds."""
 
@@ -153,6 +159,12 @@ def _fields(fields: Mapping | list) -> dict[str, str]:
 
 
 SNAPSHOT_PACKED = b"z"  # a snapshot's state JSON, zlib-compressed (plain JSON starts with `{`)
+
+
+def _chains_onto(prev_hash: str, entry) -> bool:
+    entry_id, fields = entry
+    named = _fields(fields)
+    return entry_hash(prev_hash, _version_of(entry_id), named["e"]) == named.get("h")
 
 
 def _pack_state(state: dict) -> bytes:
@@ -311,10 +323,12 @@ class EventStore:
         entries = self.client.xrange(self._key(game_id, "events"), min=f"{after + 1}-0", count=limit)
         return self._decode(entries)
 
-    def wait(self, game_id: str, after: int, timeout_s: float,
-             until: Callable[[], bool] | None = None) -> list[StoredEvent]:
+    def wait(self, game_id: str, after: int, timeout_s: float, until: Callable[[], bool] | None = None,
+             after_hash: str | None = None) -> list[StoredEvent]:
         """Events with version > after as soon as there are any; [] after `timeout_s`, or as soon as
         `until()` is true (asked between slices: the API process uses it to end waits when it stops).
+        With `after_hash`, the hash of the entry at `after` that the caller holds: HistoryChanged unless
+        the first event chains onto it (the events then extend that history).
 
         XREAD BLOCK, in slices shorter than the client's socket timeout (redis-py 8 sets 5 s by
         default, and a read that outlasts it fails as if Redis were gone) and at most MAX_WAIT_SLICE_S:
@@ -331,6 +345,8 @@ class EventStore:
             if reply:
                 # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]}.
                 entries = next(iter(reply.values()))[0] if isinstance(reply, dict) else reply[0][1]
+                if after_hash is not None and not _chains_onto(after_hash, entries[0]):
+                    raise HistoryChanged(game_id)
                 return self._decode(entries)
             if block_ms is None or time.monotonic() >= deadline or (until is not None and until()):
                 return []

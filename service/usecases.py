@@ -103,8 +103,10 @@ class Talon:
         timeout (or once `until()` says to stop waiting)."""
         if table.version != known_version:
             return table
-        moved = self.store.wait(table.game_id, known_version, timeout_s, until=until)
-        return self.tables.extend(table.game_id, table, moved)
+        try:
+            return self.tables.wait(table.game_id, table, timeout_s, until=until)
+        except UnknownAggregate:  # deleted while it was waited on
+            raise UnknownGame(table.game_id) from None
 
     def events_page(self, game_id: str, after: int, limit: int):
         events = self.store.read(game_id, after=after, limit=limit + 1)

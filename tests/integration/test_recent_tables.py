@@ -55,18 +55,25 @@ def test_a_waiter_folds_what_the_wait_read_and_holds_it_like_a_load(r):
     a, b = Repository(store, LOG), Repository(store, LOG)
     state, _ = a.save("g1", None, [ev("created"), ev("dealt")])
     b.save("g1", b.get("g1"), [ev("played"), ev("played")])
-    waited = store.wait("g1", 2, 1)
-    assert a.extend("g1", state, waited) == (4, ("created", "dealt", "played", "played")) == b.get("g1")
+    assert a.wait("g1", state, 1) == (4, ("created", "dealt", "played", "played")) == b.get("g1")
     assert a.held("g1") == (4, ("created", "dealt", "played", "played"))
     b.save("g1", b.get("g1"), [ev("taken")])
     assert a.get("g1") == (5, ("created", "dealt", "played", "played", "taken"))   # on from the held state
-    assert a.extend("g1", a.get("g1"), []) == a.get("g1")                            # a wait that timed out
+    assert a.wait("g1", a.get("g1"), 0.2) == a.get("g1")                            # nothing came
 
 
-def test_events_that_do_not_follow_on_from_the_state_make_it_a_load(r):
+def test_a_waiter_loads_when_the_stream_is_no_longer_the_history_it_holds(r):
     store = EventStore(r)
     a = Repository(store, LOG)
+    state, _ = a.save("g1", None, [ev("created"), ev("dealt")])
+    store.delete("g1")
+    store.append("g1", [ev("other"), ev("game"), ev("here")], 0)   # a version 3 after a different 2
+    assert a.wait("g1", state, 1) == (3, ("other", "game", "here"))
+
+
+def test_a_waiter_without_a_held_entry_for_its_state_loads(r):
+    store = EventStore(r)
+    a = Repository(store, LOG, cache_size=0)
     state, _ = a.save("g1", None, [ev("created")])
-    store.append("g1", [ev("dealt"), ev("played")], 1)
-    skipped = store.read("g1", after=2)                         # the wait of another version than the state's
-    assert a.extend("g1", state, skipped) == (3, ("created", "dealt", "played"))
+    store.append("g1", [ev("dealt")], 1)
+    assert a.wait("g1", state, 1) == (2, ("created", "dealt"))

@@ -10,6 +10,7 @@ import redis
 
 from events import (AppendResult, Codec, EventStore, IdempotencyMismatch, Snapshot, StoredEvent,
                     VersionConflict)
+from events.store import HistoryChanged
 
 AT = "2026-11-30T03:04:05.123Z"
 
@@ -249,6 +250,14 @@ def test_wait_returns_new_events_when_they_arrive(store):
     timer.join()
     assert [(e.version, e.data) for e in events] == [(2, {"card": "AS"})]
     assert time.monotonic() - started < 2
+
+
+def test_a_wait_checks_that_the_events_chain_onto_the_hash_the_caller_holds(store):
+    first = store.append("g1", [{"type": "a"}], 0)
+    store.append("g1", [{"type": "b"}], 1)
+    assert [e.type for e in store.wait("g1", 1, 1, after_hash=first.head_hash)] == ["b"]
+    with pytest.raises(HistoryChanged):
+        store.wait("g1", 1, 1, after_hash="0" * 40)
 
 
 def test_wait_times_out_with_nothing(store):
