@@ -34,3 +34,8 @@ def load_plays(items: Iterable[dict]) -> tuple[Play, ...]:
 def dump_trick(trick: Trick) -> dict:
     """A finished trick as the views show it, its plays under `cards` (Fifty-Six's snapshots keep it so too)."""
     return {"leader": trick.leader, "cards": dump_plays(trick.plays), "winner": trick.winner, "points": trick.points}
+
+
+def load_trick(item: dict) -> Trick:
+    """A finished trick back from `dump_trick`'s form (a snapshot, or a view a bot's worlds start from)."""
+    return Trick(item["leader"], load_plays(item["cards"]), item["winner"], item["points"])

@@ -19,7 +19,8 @@ from dataclasses import fields
 from games import cards
 from games.fiftysix.expert_hand import worth
 from games.fiftysix.options import RANK_ORDER, Options, pack_for
-from games.fiftysix.state import DOUBLING, Call, Play, Round, State, Trick, load_contract, new_state
+from games.fiftysix.state import DOUBLING, Call, Round, State, load_contract, new_state
+from games.tricks import load_plays, load_trick
 from games.records import replace
 
 SWAPS = 60  # card swaps tried per world to fit the calls
@@ -205,13 +206,12 @@ def to_state(view: dict, hands: list[tuple[str, ...]]) -> State:
     n = len(rnd["hand_sizes"])
     calls = _calls(rnd)
     base = new_state(options, n, view["options"].get("first_dealer", 0))
-    tricks = tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"],
-                         t["points"]) for t in rnd["tricks"])
+    tricks = tuple(load_trick(t) for t in rnd["tricks"])
     rounds = Round(
         number=rnd["number"], dealer=rnd["dealer"], active=tuple(rnd["active_seats"]),
         hands=tuple(tuple(h) for h in hands), to_play=rnd["to_act"][0], calls=calls,
         level=DOUBLING.index(rnd["doubling"]), contract=load_contract(rnd["contract"]), leader=rnd["leader"],
-        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]), tricks=tricks,
+        trick=load_plays(rnd["trick"]), tricks=tricks,
         **_auction_counters(calls, base.options.pass_is_final),
     )
     tables = tuple(s["score"] for s in view["standing"])

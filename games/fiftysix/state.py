@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from games.fiftysix.options import Options, teams_for
 from games.records import replace
-from games.tricks import Play, Trick, dump_plays, dump_trick, load_plays
+from games.tricks import Play, Trick, dump_plays, dump_trick, load_plays, load_trick
 
 # Phases (what the game waits for). See legal.py for the actions each allows.
 AWAIT_DEAL = "await_deal"  # the system deals (before the first deal, after a scored or thrown-in deal)
@@ -184,7 +184,7 @@ def _load_round(d: dict) -> Round:
         level=d["level"], pass_count=d["pass_count"], last_caller=d["last_caller"],
         passed=frozenset(d["passed"]), contract=load_contract(d["contract"]), leader=d["leader"],
         trick=load_plays(d["trick"]),
-        tricks=tuple(Trick(t["leader"], load_plays(t["cards"]), t["winner"], t["points"]) for t in d["tricks"]),
+        tricks=tuple(load_trick(t) for t in d["tricks"]),
     )
 
 

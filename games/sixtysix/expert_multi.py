@@ -29,9 +29,10 @@ from games.sixtysix.options import RANK_ORDER, deck, spec_of, stock_size as init
 from games.sixtysix.rules import PLAYER
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
-    FOLLOW, ROUND_OVER, Meld, Play, Round, State, Trick, card_points, meld_points, new_state, running_totals, side_of,
+    FOLLOW, ROUND_OVER, Meld, Round, State, card_points, meld_points, new_state, running_totals, side_of,
     stock_open, tricks_won,
 )
+from games.tricks import dump_plays, dump_trick, load_plays, load_trick
 
 MAX_WORLDS = 12  # more worlds than this cost more time than they are worth on two cores
 # Playouts through the engine cost about their number of cards left: worlds x actions x cards left in
@@ -170,8 +171,7 @@ def _state(view: dict, hands: tuple, rest: list[str]) -> State:
         trump_card, stock, dead = rnd["trump_card"], tuple(rest[:size - 1]), tuple(rest[size - 1:])
     else:  # closed: the card under the stock is not shown
         trump_card, stock, dead = rest[size - 1], tuple(rest[:size - 1]), tuple(rest[size:])
-    tricks = tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"],
-                         t["points"]) for t in rnd["tricks"])
+    tricks = tuple(load_trick(t) for t in rnd["tricks"])
     melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
     used = []
     for s in range(n):
@@ -181,7 +181,7 @@ def _state(view: dict, hands: tuple, rest: list[str]) -> State:
         number=rnd["number"], dealer=rnd["dealer"], trump_suit=rnd["trump"], trump_card=trump_card,
         stock=stock, hands=hands, leader=rnd["leader"],
         to_play=rnd["to_act"][0] if rnd["to_act"] else rnd["leader"],
-        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]), tricks=tricks, melds=melds,
+        trick=load_plays(rnd["trick"]), tricks=tricks, melds=melds,
         meld_used=tuple(used), turn_meld=rnd["turn_meld"], closer=rnd["closer"],
         tricks_at_close=None if rnd["tricks_at_close"] is None else tuple(rnd["tricks_at_close"]),
         declarer=rnd["declarer"], dead=dead, turned_card=rnd.get("turned_card"),
@@ -208,9 +208,8 @@ def bot_view(state: State, seat: int, legal: list[dict]) -> dict:
             "hand": sorted(rnd.hands[seat], key=SORT), "hand_sizes": [len(h) for h in rnd.hands],
             "trump": rnd.trump_suit, "trump_card": rnd.trump_card if rnd.closer is None else None,
             "stock_open": stock_open(rnd), "target": state.options.spec.target,
-            "trick": [{"seat": p.seat, "card": p.card} for p in rnd.trick],
-            "tricks": [{"leader": t.leader, "cards": [{"seat": p.seat, "card": p.card} for p in t.plays],
-                        "winner": t.winner, "points": t.points} for t in rnd.tricks],
+            "trick": dump_plays(rnd.trick),
+            "tricks": [dump_trick(t) for t in rnd.tricks],
             "card_points": list(card_points(state, rnd)), "meld_points": list(meld_points(state, rnd)),
             "tricks_won": list(tricks_won(state, rnd)), "turn_meld": rnd.turn_meld,
         },

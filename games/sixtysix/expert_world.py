@@ -17,7 +17,8 @@ from games.records import replace
 from games.sixtysix.evolve import evolve
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, deck
 from games.sixtysix.rules import decide
-from games.sixtysix.state import Meld, Play, Round, State, Trick, new_state
+from games.sixtysix.state import Meld, Round, State, new_state
+from games.tricks import load_plays, load_trick
 
 
 def supported(view: dict) -> bool:
@@ -115,8 +116,7 @@ def _stock(rnd: dict, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
 
 def _state(view: dict, hands: tuple, trump_card: str | None, stock: tuple) -> State:
     rnd, n = view["round"], len(view["round"]["hand_sizes"])
-    tricks = tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"],
-                         t["points"]) for t in rnd["tricks"])
+    tricks = tuple(load_trick(t) for t in rnd["tricks"])
     melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
     meld_used = tuple(tuple(known_in_hand(rnd, s)) for s in range(n))
     totals_at_close = None
@@ -126,7 +126,7 @@ def _state(view: dict, hands: tuple, trump_card: str | None, stock: tuple) -> St
         number=rnd["number"], dealer=rnd["dealer"], trump_suit=rnd["trump"], trump_card=trump_card,
         stock=stock, hands=hands, leader=rnd["leader"],
         to_play=rnd["to_act"][0] if rnd["to_act"] else rnd["leader"],
-        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]), tricks=tricks, melds=melds,
+        trick=load_plays(rnd["trick"]), tricks=tricks, melds=melds,
         meld_used=meld_used, turn_meld=rnd["turn_meld"], closer=rnd["closer"],
         tricks_at_close=None if rnd["tricks_at_close"] is None else tuple(rnd["tricks_at_close"]),
         totals_at_close=totals_at_close, declarer=rnd["declarer"], turned_card=rnd["turned_card"],

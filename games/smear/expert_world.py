@@ -17,7 +17,8 @@ from games import cards
 from games.records import replace
 from games.smear import bots as basic
 from games.smear.options import Options, deck
-from games.smear.state import Call, Play, Round, State, Trick, new_state
+from games.smear.state import Call, Round, State, Trick, new_state
+from games.tricks import load_plays
 
 TRIES = 6  # candidate deals per world, when the calls do not fit at once
 
@@ -172,9 +173,8 @@ def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
         to_play=rnd["to_act"][0], calls=tuple(Call(c["seat"], c["value"]) for c in rnd["calls"]),
         bidder=rnd["bidder"], bid=rnd["bid"], widow=tuple(rnd["widow"] or ()), discards=discards,
         named_trump=named, trump=trump, leader=rnd["leader"],
-        trick=tuple(Play(p["seat"], p["card"]) for p in rnd["trick"]),
-        tricks=tuple(Trick(t["leader"], tuple(Play(p["seat"], p["card"]) for p in t["cards"]), t["winner"])
-                     for t in rnd["tricks"]))
+        trick=load_plays(rnd["trick"]),
+        tricks=tuple(Trick(t["leader"], load_plays(t["cards"]), t["winner"]) for t in rnd["tricks"]))
     base = new_state(options_of(view), 4, rnd["dealer"])
     scores = tuple(s["score"] for s in view["standing"])
     return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
