@@ -37,6 +37,7 @@ from prometheus_client.core import GaugeMetricFamily
 from events import store as event_store
 
 log = logging.getLogger("talon.http")
+events_log = logging.getLogger("talon.events")
 
 # --------------------------------------------------------------------------------------------------
 # Metrics (module level: one set per process; multiprocess mode aggregates the processes)
@@ -69,9 +70,6 @@ def _observe_append(game_id: str, events: Sequence[dict], result, refused) -> No
     if events_log.isEnabledFor(logging.DEBUG):  # every append passes here: build the line only if it is kept
         events_log.debug("appended", extra={"game_id": game_id, "versions": [result.first_version, result.last_version],
                                             "types": [event["type"] for event in events]})
-
-
-events_log = logging.getLogger("talon.events")
 
 
 @functools.lru_cache(maxsize=256)

@@ -27,7 +27,8 @@ job whose worker died does not stay forever), out of rq's intermediate list, the
 `finished` with the result TTL of its id guard, the worker's counters, `idle`. A game job that raises
 goes to rq's own failure handling (the failed registry with its traceback, as before). What an operator
 no longer sees for game jobs: their executions (so a worker's current job id, which rq reads from them,
-is none) and results, and the started registry (a running game job shows as the worker's `busy` state). Any other job (the sweeper, a test's) runs on rq's own path.
+is none) and results, and the started registry (a running game job shows as the worker's `busy` state).
+Any other job (the sweeper, a test's) runs on rq's own path.
 This path calls rq methods rq's own path calls (job.prepare_for_execution, handle_exception,
 handle_job_failure, the worker's counters), which is why pyproject.toml pins rq to 3.0.x;
 tests/integration/test_worker_class.py checks what rq and the sweeper read of it.
