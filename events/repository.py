@@ -142,13 +142,11 @@ class Repository:
             state = self.folding.evolve(state, event)
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
         fields = meta(state) if callable(meta) else meta
+        snapshot = (self.folding.engine_version, self.folding.dump(state)) if snapshot_due else None
         result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
-                                   fingerprint=fingerprint, meta=fields)
+                                   fingerprint=fingerprint, meta=fields, snapshot=snapshot)
         if result.replayed:
             return self.get(aggregate_id), result
-        if snapshot_due:
-            self.store.save_snapshot(aggregate_id, result.last_version, self.folding.engine_version,
-                                     self.folding.dump(state))
         self._remember(aggregate_id, state, result.head_hash)
         return state, result
 

@@ -9,13 +9,19 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # Appends events to one game atomically, or nothing at all.
 #
 # KEYS[1] the game's event stream   KEYS[2] the game's meta hash   KEYS[3] the game's chain head
-# KEYS[4] the idempotency record (only when there is one; the number of KEYS says which layout it is)
+# KEYS[4] the game's snapshot hash
+# KEYS[5] the idempotency record (only when there is one; the number of KEYS says which layout it is)
 # then, on one primary only ("inline follow-ups"), the global feed stream and lobby:waiting, :active,
 # :finished. On Redis Cluster those live in other slots: the caller writes them after the commit
 # (events/followups.py), and this script touches nothing outside the game's hash tag.
 # ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
 # ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = waiting..finished
-# ARGV[8] n events, then n pairs (type, encoded event), then the meta field/value pairs.
+# ARGV[8] the engine version of a snapshot of the state after these events ("" for none)
+# ARGV[9] that snapshot's state (as events/store.py packs it)
+# ARGV[10] n events, then n pairs (type, encoded event), then the meta field/value pairs.
+#
+# The snapshot is written here, with the events it follows, rather than by a second call: one round trip
+# fewer, and it is the newest snapshot by construction (its version is the stream's newest).
 #
 # The hash chain (events/audit.py verifies it): each entry is written with the fields
 #   e = the encoded event,  h = the 20 bytes of sha1(prev .. "\n" .. version .. "\n" .. e)
@@ -37,13 +43,14 @@ end
 """
 
 APPEND = HEX_TO_BYTES + """
-local events_key, meta_key, head_key = KEYS[1], KEYS[2], KEYS[3]
+local events_key, meta_key, head_key, snap_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local idem_key, feed_key, lobby_at
-if #KEYS == 4 or #KEYS == 8 then idem_key = KEYS[4] end
-if #KEYS >= 7 then feed_key, lobby_at = KEYS[#KEYS - 3], #KEYS - 3 end
+if #KEYS == 5 or #KEYS == 9 then idem_key = KEYS[5] end
+if #KEYS >= 8 then feed_key, lobby_at = KEYS[#KEYS - 3], #KEYS - 3 end
 local expected = tonumber(ARGV[1])
 local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
-local ttl, lobby_target, n = tonumber(ARGV[6]), tonumber(ARGV[7]), tonumber(ARGV[8])
+local ttl, lobby_target = tonumber(ARGV[6]), tonumber(ARGV[7])
+local snap_engine, snap_state, n = ARGV[8], ARGV[9], tonumber(ARGV[10])
 
 -- 1. A retry is answered from its record before the version check: its expected version may be stale
 --    by now because of its own first success.
@@ -74,7 +81,7 @@ end
 -- 4. Inline: one feed entry each for the operators' global feed (trimmed roughly, which is cheap).
 for i = 1, n do
   local version = expected + i
-  local event_type, encoded = ARGV[7 + 2 * i], ARGV[8 + 2 * i]
+  local event_type, encoded = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
   local own_hash = redis.sha1hex(prev_hash .. '\\n' .. version .. '\\n' .. encoded)
   redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'h', hex_to_bytes(own_hash))
   prev_hash = own_hash
@@ -86,13 +93,16 @@ end
 local first, last = expected + 1, expected + n
 -- The chain head outside the stream: deleting the newest entries alone shows as a head mismatch.
 redis.call('SET', head_key, last .. ':' .. prev_hash)
+if snap_engine ~= '' then
+  redis.call('HSET', snap_key, 'version', last, 'engine', snap_engine, 'state', snap_state)
+end
 
 -- 5. Meta: the creation time comes with the first append; the caller's fields may override it.
 if current == 0 then
   redis.call('HSETNX', meta_key, 'created', at)
   redis.call('HSETNX', meta_key, 'created_ms', at_ms)
 end
-local meta_start = 9 + 2 * n
+local meta_start = 11 + 2 * n
 if #ARGV >= meta_start then
   redis.call('HSET', meta_key, unpack(ARGV, meta_start))
 end

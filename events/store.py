@@ -215,11 +215,13 @@ class EventStore:
 
     def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, at: str | None = None) -> AppendResult:
+               meta: Mapping[str, str] | None = None, at: str | None = None,
+               snapshot: tuple[str, dict] | None = None) -> AppendResult:
         """Appends `events` as versions expected_version+1.. or raises VersionConflict.
 
         With an idempotency key, a repeat of the same request (same fingerprint; by default a hash of
         the events) returns the first result with replayed=True and writes nothing.
+        `snapshot` = (engine version, state after these events) is kept with them, in the same script.
         """
         if not events:
             raise ValueError("nothing to append")
@@ -228,15 +230,17 @@ class EventStore:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at or utc_now_iso())
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
-        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
+        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head"),
+                self._key(game_id, "snap")]
         if idempotency_key is not None:
             keys.append(self._key(game_id, "idem:" + _check_idempotency_key(idempotency_key)))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
         if self.followups is None:
             keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         meta_args, lobby_target = _meta_args(meta)
+        snapshot_args = [snapshot[0], _pack_state(snapshot[1])] if snapshot is not None else ["", ""]
         args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
-                lobby_target, len(events)]
+                lobby_target, *snapshot_args, len(events)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
         intent = self.followups.intend(game_id, expected_version, len(events)) if self.followups else None

@@ -344,6 +344,24 @@ def test_older_snapshot_never_overwrites_a_newer_one(store):
     assert store.load("g1", "e1") == (Snapshot(6, "e1", {"at": 6}), [])
 
 
+def test_an_append_keeps_the_snapshot_of_the_state_after_its_events(store):
+    store.append("g1", [ev(n=1)], 0)
+    result = store.append("g1", [ev(n=2), ev(n=3)], 1, snapshot=("e1", {"after": 3}))
+    assert result.last_version == 3
+    assert store.load("g1", "e1") == (Snapshot(3, "e1", {"after": 3}), [])
+    store.append("g1", [ev(n=4)], 3)
+    assert store.load("g1", "e1") == (Snapshot(3, "e1", {"after": 3}), store.read("g1", after=3))
+
+
+def test_a_refused_or_replayed_append_writes_no_snapshot(store):
+    store.append("g1", [ev()], 0, idempotency_key="k1", snapshot=("e1", {"first": True}))
+    with pytest.raises(VersionConflict):
+        store.append("g1", [ev()], 0, snapshot=("e1", {"stale": True}))
+    replay = store.append("g1", [ev()], 0, idempotency_key="k1", snapshot=("e1", {"replay": True}))
+    assert replay.replayed
+    assert store.load("g1", "e1")[0] == Snapshot(1, "e1", {"first": True})
+
+
 def test_snapshot_beyond_the_log_is_refused(store):
     store.append("g1", [ev()], 0)
     with pytest.raises(ValueError):
