@@ -69,17 +69,34 @@ def get_game(query, game_id):
 
     `If-None-Match: "<version>"` gives 304 while nothing changed; with `?wait=<seconds>` the request
     waits (long-polls) until the version moves past that one."""
-    app = talon()
-    table = app.table(game_id)
-    who = caller(table, bearer_token())
+    app, token = talon(), bearer_token()
     known = _if_none_match()
     wait = min(query.get("wait") or 0, settings().long_poll_max_s)
-    if wait:
-        table = app.wait_for_change(table, known if known is not None else table.version, wait,
-                                    until=shutdown.stopping)
+    table = _wait_on_held(app, game_id, token, known, wait) if wait and known is not None else None
+    if table is None:
+        table = app.table(game_id)
+        caller(table, token)  # a stranger is refused before the wait, not after it
+        if wait:
+            table = app.wait_for_change(table, known if known is not None else table.version, wait,
+                                        until=shutdown.stopping)
+    who = caller(table, token)  # as the table is now: a seat reset during the wait is no longer that seat
     if known is not None and known == table.version:
         return "", 304, {"ETag": f'"{table.version}"'}
     return view_response(table, who.seat)
+
+
+def _wait_on_held(app, game_id: str, token: str | None, known: int, wait: float):
+    """The common long-poll without loading the table first: the client waits past the version this
+    process holds the table at (it answered the client's last request). None when the process holds
+    another version or the caller is not someone the held table knows: the route then loads it."""
+    held = app.held_table(game_id)
+    if held is None or held.version != known:
+        return None
+    try:
+        caller(held, token)
+    except Problem:
+        return None
+    return app.wait_from_held(held, wait, until=shutdown.stopping)
 
 
 @blp.route("/<game_id>/players", methods=["POST"])

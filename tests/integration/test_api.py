@@ -83,6 +83,62 @@ def test_long_poll_returns_when_the_version_moves(client, app):
     assert polled.json == client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json  # the move in it
 
 
+def _poll_soon(client, path: str, headers: dict) -> tuple[threading.Thread, dict]:
+    """A long-poll on its own thread; its answer lands in the returned dict."""
+    answer: dict = {}
+    poller = threading.Thread(target=lambda: answer.setdefault("response", client.get(path, headers=headers)))
+    poller.start()
+    time.sleep(0.3)
+    return poller, answer
+
+
+def test_a_long_poll_from_the_held_table_folds_what_another_process_appended(client, redis_url):
+    game_id, tokens = start(client)
+    view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json  # this app now holds it
+    other = make_app(redis_url).test_client()                                # another API process
+    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=10",
+                                {**auth(tokens[1]), "If-None-Match": f'"{view["version"]}"'})
+    action = next(a for a in view["legal_actions"] if a["type"] == "play")
+    assert other.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[1])).status_code == 201
+    poller.join(10)
+    polled = answer["response"]
+    assert polled.status_code == 200 and polled.json["version"] > view["version"]
+    assert polled.json == other.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
+
+
+def test_a_seat_reset_during_a_long_poll_refuses_the_old_token(client, redis_url):
+    game_id, tokens = start(client)
+    version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
+    other = make_app(redis_url).test_client()
+    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=10",
+                                {**auth(tokens[0]), "If-None-Match": f'"{version}"'})
+    reset = other.post(f"/v1/ops/games/{game_id}/seats/0/reset", headers=auth(OPERATOR))
+    assert reset.status_code == 200, reset.json
+    poller.join(10)
+    body = assert_problem(answer["response"], 401)
+    assert "hand" not in str(body)
+
+
+def test_a_long_poll_on_a_game_deleted_meanwhile_ends_in_404(client, store):
+    game_id, tokens = start(client)
+    version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
+    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=1",
+                                {**auth(tokens[0]), "If-None-Match": f'"{version}"'})
+    store.delete(game_id)
+    poller.join(10)
+    assert_problem(answer["response"], 404)
+
+
+def test_an_unknown_token_is_refused_before_a_long_poll_waits(client):
+    game_id, tokens = start(client)
+    version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
+    started = time.monotonic()
+    refused = client.get(f"/v1/games/{game_id}?wait=10",
+                         headers={**auth(f"{game_id}.not-a-token"), "If-None-Match": f'"{version}"'})
+    assert_problem(refused, 401)
+    assert time.monotonic() - started < 5
+
+
 def test_long_poll_times_out_with_not_modified(client):
     game_id, tokens = start(client)
     version = client.get(f"/v1/games/{game_id}").json["version"]
