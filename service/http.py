@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 import orjson
 from flask import Response, current_app, request
+from flask_smorest import Blueprint
 
 from games import table as tables
 from service import observability
@@ -135,21 +136,37 @@ def idempotency_key() -> str | None:
     return key
 
 
-def problems(blp, *statuses: int):
-    """Document problem+json responses for these statuses on a route.
+def documented(*decorators):
+    """flask-smorest decorators (doc, arguments, response, alt_response), applied for the OpenAPI
+    document only, outermost first as they would be stacked.
 
-    flask-smorest's alt_response documents a response and wraps the view in a function that only calls
-    it (through app.ensure_sync): ten statuses made ten calls deep on every request. The documentation
-    is kept (the wrappers' `_apidoc`, which flask-smorest reads when the route is registered) and set on
-    the view itself; the openapi.yaml drift test shows the spec unchanged."""
+    Each of them records its part of the spec in the view's `_apidoc` (which flask-smorest reads when the
+    route is registered) and wraps the view in a function that calls it through app.ensure_sync; the
+    `arguments` wrapper also parses the request. Here the documentation is kept and set on the view
+    itself, without the wrappers: for `problems` below, and for the two routes every move goes through
+    (a seat's view and its action), which parse their arguments with `arguments()` from the same schema
+    instance the spec documents. The openapi.yaml drift test shows the spec unchanged."""
     def decorate(func):
-        documented = func
-        for status in statuses:
-            documented = blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
-                                          description=PROBLEM_DESCRIPTIONS[status])(documented)
-        func._apidoc = documented._apidoc
+        wrapped = func
+        for decorator in reversed(decorators):
+            wrapped = decorator(wrapped)
+        func._apidoc = wrapped._apidoc
         return func
     return decorate
+
+
+def arguments(schema, location: str = "json") -> dict:
+    """The request's arguments at `location` loaded by `schema`, as flask-smorest's `arguments` decorator
+    loads them (its webargs parser, so errors are the same 400 problems)."""
+    return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400)
+
+
+def problems(blp, *statuses: int):
+    """Document problem+json responses for these statuses on a route (without alt_response's wrappers:
+    ten statuses made ten calls deep on every request)."""
+    return documented(*(blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
+                                         description=PROBLEM_DESCRIPTIONS[status])
+                        for status in reversed(statuses)))  # documented as alt_response stacked them
 
 
 PROBLEM_DESCRIPTIONS = {

@@ -9,8 +9,8 @@ from flask_smorest import Blueprint
 from games import table as tables
 from games.errors import RuleError
 from service import examples, shutdown, stream
-from service.http import (bearer_token, caller, idempotency_key, if_match_versions, is_operator_token,
-                          json_response, problems, settings, talon, view_response)
+from service.http import (arguments, bearer_token, caller, documented, idempotency_key, if_match_versions,
+                          is_operator_token, json_response, problems, settings, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
@@ -57,18 +57,26 @@ def lobby(query):
     return json_response({"games": entries, "total": total, "offset": query["offset"], "limit": query["limit"]})
 
 
+GAME_QUERY, ACTION = GameQuery(), Action()
+
+
+# The two routes of every move: documented by flask-smorest's decorators, without their wrappers
+# (service/http.py `documented`); each parses its arguments itself.
 @blp.route("/<game_id>", methods=["GET"])
-@blp.doc(operationId="getGame")
-@blp.doc(security=[{}, {"seat": []}])
-@blp.arguments(GameQuery(), location="query", error_status_code=400)
-@blp.response(200, View, example=examples.VIEW, headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}})
-@blp.alt_response(304, description="Not modified (If-None-Match matches the version)")
+@documented(
+    blp.doc(operationId="getGame"),
+    blp.doc(security=[{}, {"seat": []}]),
+    blp.arguments(GAME_QUERY, location="query", error_status_code=400),
+    blp.response(200, View, example=examples.VIEW,
+                 headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}}),
+    blp.alt_response(304, description="Not modified (If-None-Match matches the version)"))
 @problems(blp, 400, 401, 403, 404)
-def get_game(query, game_id):
+def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
 
     `If-None-Match: "<version>"` gives 304 while nothing changed; with `?wait=<seconds>` the request
     waits (long-polls) until the version moves past that one."""
+    query = arguments(GAME_QUERY, "query")
     app, token = talon(), bearer_token()
     known = _if_none_match()
     wait = min(query.get("wait") or 0, settings().long_poll_max_s)
@@ -124,19 +132,21 @@ def claim_seat(body, game_id):
 
 @blp.route("/<game_id>/actions", methods=["POST"])
 @action_limit
-@blp.doc(operationId="postAction")
-@blp.doc(security=[{"seat": []}], parameters=[
-    {"in": "header", "name": "If-Match", "required": False,
-     "schema": {"type": "string", "pattern": r'^\s*(\*|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'},
-     "description": 'Act only if the game is still at this version, e.g. "12" (the view\'s ETag); otherwise 412'},
-    {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
-     "required": False, "description": "Retrying with the same key and body returns the original result (200)"}])
-@blp.arguments(Action(), error_status_code=400, example={"type": "play", "card": "TS"})
-@blp.response(201, View, description="Accepted: the seat's new view", example=examples.VIEW)
-@blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted")
+@documented(
+    blp.doc(operationId="postAction"),
+    blp.doc(security=[{"seat": []}], parameters=[
+        {"in": "header", "name": "If-Match", "required": False,
+         "schema": {"type": "string", "pattern": r'^\s*(\*|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'},
+         "description": 'Act only if the game is still at this version, e.g. "12" (the view\'s ETag); otherwise 412'},
+        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
+         "required": False, "description": "Retrying with the same key and body returns the original result (200)"}]),
+    blp.arguments(ACTION, error_status_code=400, example={"type": "play", "card": "TS"}),
+    blp.response(201, View, description="Accepted: the seat's new view", example=examples.VIEW),
+    blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted"))
 @problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
-def post_action(action, game_id):
+def post_action(game_id):
     """Play one action, exactly as listed in the view's `legal_actions`"""
+    action = arguments(ACTION)
     app = talon()
     outcome, seat = _act_on_held(app, game_id, action)
     if outcome is not None:
