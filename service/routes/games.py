@@ -14,7 +14,7 @@ from service.http import (arguments, bearer_token, caller, documented, idempoten
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
-                             LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View)
+                             LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View, plain_action)
 
 # Request schemas are passed as instances: given a class, webargs builds a new schema on every request.
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
@@ -61,7 +61,8 @@ GAME_QUERY, ACTION = GameQuery(), Action()
 
 
 # The two routes of every move: documented by flask-smorest's decorators, without their wrappers
-# (service/http.py `documented`); each parses its arguments itself.
+# (service/http.py `documented`); each parses its arguments itself (a view GET mostly has none, and an
+# action mostly has a plain shape that needs no schema: service/schemas.py `plain_action`).
 @blp.route("/<game_id>", methods=["GET"])
 @documented(
     blp.doc(operationId="getGame"),
@@ -76,7 +77,7 @@ def get_game(game_id):
 
     `If-None-Match: "<version>"` gives 304 while nothing changed; with `?wait=<seconds>` the request
     waits (long-polls) until the version moves past that one."""
-    query = arguments(GAME_QUERY, "query")
+    query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = talon(), bearer_token()
     known = _if_none_match()
     wait = min(query.get("wait") or 0, settings().long_poll_max_s)
@@ -146,7 +147,7 @@ def claim_seat(body, game_id):
 @problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
 def post_action(game_id):
     """Play one action, exactly as listed in the view's `legal_actions`"""
-    action = arguments(ACTION)
+    action = plain_action(request.get_json(silent=True)) or arguments(ACTION)
     app = talon()
     outcome, seat = _act_on_held(app, game_id, action)
     if outcome is not None:
