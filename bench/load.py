@@ -16,6 +16,7 @@ as little of the two cores as it can). Only loopback addresses; every request ha
 """
 from __future__ import annotations
 
+import gc
 import http.client
 import multiprocessing
 import random
@@ -121,6 +122,9 @@ def run(stack: Stack, target: str, clients: int = 16, seconds: float = 20.0, see
 
 
 def _process(base_url, bare_url, target, clients, first, seed, start_at, seconds) -> LoadStats:
+    # Everything this fork inherited stays: a full collection walking it would pause every client thread
+    # of the process for tens of milliseconds, which the clients would count as the server's latency.
+    gc.freeze()
     stats = [LoadStats(target, 1) for _ in range(clients)]
     loop = _service_client if target == "service" else _bare_client
     threads = [threading.Thread(target=_guarded, args=(loop, base_url if target == "service" else bare_url,
