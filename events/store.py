@@ -37,7 +37,7 @@ from events import scripts
 from events.connection import is_cluster
 from events.followups import FollowUps, unique
 from events.chain import entry_hash
-from events.codec import Codec, StoredEvent, normalize_at, utc_now_iso
+from events.codec import Codec, StoredEvent, normalize_at, now_at
 
 log = logging.getLogger("talon.events")
 
@@ -228,7 +228,7 @@ class EventStore:
         if isinstance(expected_version, bool) or not isinstance(expected_version, int) \
                 or expected_version < 0:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
-        at, at_ms = normalize_at(at or utc_now_iso())
+        at, at_ms = normalize_at(at) if at is not None else now_at()
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head"),
                 self._key(game_id, "snap")]

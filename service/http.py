@@ -29,18 +29,15 @@ def settings() -> Settings:
 
 
 def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
-    response = Response(orjson.dumps(body), status=status, mimetype="application/json")
-    for name, value in (headers or {}).items():
-        response.headers[name] = value
-    return response
+    # Headers given to the constructor are added in one go; setting them one by one afterwards makes
+    # werkzeug look for an earlier value of each, on every response.
+    return Response(orjson.dumps(body), status=status, headers=headers, content_type="application/json")
 
 
 def view_response(table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None) -> Response:
-    response = json_response(tables.seat_view(table, seat), status, headers)
-    response.headers["ETag"] = f'"{table.version}"'
-    response.headers["Vary"] = "Authorization"
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    return json_response(tables.seat_view(table, seat), status,
+                         {"ETag": f'"{table.version}"', "Vary": "Authorization", "Cache-Control": "no-store",
+                          **(headers or {})})
 
 
 def unauthorized(detail: str) -> Problem:

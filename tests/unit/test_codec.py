@@ -2,13 +2,14 @@
 from __future__ import annotations
 
 import hashlib
+import time
 from pathlib import Path
 
 import orjson
 import pytest
 
 from events import codec as codec_module
-from events.codec import Codec, StoredEvent, normalize_at, pack, unpack, utc_now_iso
+from events.codec import Codec, StoredEvent, normalize_at, now_at, pack, unpack, utc_now_iso
 
 AT = "2026-11-30T03:04:05.123Z"
 
@@ -100,3 +101,10 @@ def test_times_are_normalised_to_utc_milliseconds():
 def test_now_is_utc_with_milliseconds():
     now = utc_now_iso()
     assert normalize_at(now)[0] == now and now.endswith("Z") and len(now) == 24
+
+
+def test_now_reads_as_normalize_at_reads_its_text(monkeypatch):
+    for ns in (1796007845123456789, 1796007845999999999, 1796007845000000000, 1796007845124000000):
+        monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
+        iso, ms = now_at()
+        assert normalize_at(iso) == (iso, ms) and ms == ns // 1_000_000
