@@ -84,8 +84,8 @@ def get_game(game_id):
     table = _wait_on_held(app, game_id, token, known, wait) if wait and known is not None else None
     if table is None:
         table = app.table(game_id)
-        caller(table, token)  # a stranger is refused before the wait, not after it
         if wait:
+            caller(table, token)  # a stranger is refused before the wait, not after it
             table = app.wait_for_change(table, known if known is not None else table.version, wait,
                                         until=shutdown.stopping)
     who = caller(table, token)  # as the table is now: a seat reset during the wait is no longer that seat
