@@ -13,6 +13,7 @@ import redis
 from rq import Queue
 from rq.exceptions import DuplicateJobError, NoSuchJobError
 from rq.job import Job, JobStatus
+from rq.scripts import save_unique_job
 
 from games import table as tables
 
@@ -40,9 +41,34 @@ def job_options(jid: str) -> dict:
     return dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S)
 
 
+class GameQueue(Queue):
+    """rq's Queue, with the unique enqueue of a game job in one round trip instead of two.
+
+    rq adds the queue's name to its set of known queues (`rq:queues`, which `rq info` and Queue.all()
+    read) in a round trip of its own before every enqueue, then runs its unique-enqueue script. Here
+    the name is added once per Queue object, and a unique job without dependencies or rate limit (every
+    game job) goes straight to rq's script, as rq's own path would after its checks: a round's last
+    move, whose POST enqueues the scoring, waited for that extra trip. Anything else takes rq's path.
+    Uses rq's `_prepare_for_queue` and `save_unique_job`, hence the pin to rq 3.0.x
+    (tests/integration/test_workers.py checks the job against one rq enqueues itself)."""
+
+    _registered = False
+
+    def enqueue_job(self, job: Job, pipeline=None, at_front: bool = False, unique: bool = False) -> Job:
+        if not unique or pipeline is not None or job._dependency_ids or job.has_rate_limit or not self._is_async:
+            return super().enqueue_job(job, pipeline=pipeline, at_front=at_front, unique=unique)
+        if not self._registered:
+            self.connection.sadd(self.redis_queues_keys, self.key)
+            self._registered = True
+        job.origin = self.name
+        self._prepare_for_queue(job)
+        save_unique_job(self.connection, self.key, job, at_front=at_front)
+        return job
+
+
 class Dispatcher:
     def __init__(self, client: redis.Redis, queue_name: str, bot_delay_s: float = 0.0):
-        self.queue = Queue(queue_name, connection=client)
+        self.queue = GameQueue(queue_name, connection=client)
         self.bot_delay_s = bot_delay_s
 
     def followups(self, table: tables.Table, repair: bool = False) -> int:

@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import time
 
+import pytest
 from rq import Queue
+from rq.exceptions import DuplicateJobError
 from rq.job import Job
 
 from events.store import EventStore
@@ -128,6 +130,27 @@ def test_enqueueing_the_same_followup_twice_is_refused(r):
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     assert talon.jobs.followups(table) == 0  # creation already enqueued it under the same id
     assert Queue("talon", connection=r).count == 1
+
+
+def test_a_game_job_is_enqueued_as_rq_would_enqueue_it(r):
+    """GameQueue's one-trip enqueue writes what rq's own path writes (workers/dispatch.py)."""
+    args, options = ("g1", 3), dispatch.job_options("advance-g1-3")
+    ours = dispatch.GameQueue("ours", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args, **options)
+    theirs = Queue("theirs", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args,
+                                                    **{**options, "job_id": "advance-g1-3-rq"})
+    stored = {q: {k.decode(): v for k, v in r.hgetall(job.key).items()} for q, job in (("ours", ours), ("theirs", theirs))}
+    assert stored["ours"].keys() == stored["theirs"].keys() and "enqueued_at" in stored["ours"]
+    times = {"created_at", "enqueued_at", "origin"}  # when, and which queue: the rest is the same
+    assert {k: v for k, v in stored["ours"].items() if k not in times} == \
+        {k: v for k, v in stored["theirs"].items() if k not in times}
+    assert stored["ours"]["status"] == b"queued"
+    assert r.ttl(ours.key) == r.ttl(theirs.key)
+    assert Queue("ours", connection=r).job_ids == ["advance-g1-3"]
+    assert {q.name for q in Queue.all(connection=r)} >= {"ours", "theirs"}
+    fetched = Job.fetch("advance-g1-3", connection=r)
+    assert (fetched.func_name, fetched.args, fetched.origin) == (dispatch.JOB_FUNCTIONS["advance"], args, "ours")
+    with pytest.raises(DuplicateJobError):
+        dispatch.GameQueue("ours", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args, **options)
 
 
 def test_a_stale_job_does_nothing(r, redis_url):
