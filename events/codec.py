@@ -62,8 +62,16 @@ def utc_now_iso() -> str:
 def now_at() -> tuple[str, int]:
     """Now as `normalize_at` gives a time (ISO-8601 UTC with milliseconds, and epoch milliseconds), from
     one reading of the clock without formatting and parsing it again: every append asks."""
+    global _formatted_second
     ms = time.time_ns() // 1_000_000
-    return f"{time.strftime('%Y-%m-%dT%H:%M:%S', time.gmtime(ms // 1000))}.{ms % 1000:03d}Z", ms
+    second, prefix = _formatted_second
+    if second != ms // 1000:  # the date and time of day are formatted once a second
+        second, prefix = ms // 1000, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000))
+        _formatted_second = second, prefix
+    return f"{prefix}.{ms % 1000:03d}Z", ms
+
+
+_formatted_second: tuple[int, str] = (-1, "")
 
 
 def normalize_at(at: str) -> tuple[str, int]:

@@ -202,6 +202,11 @@ class EventStore:
     def _key(self, game_id: str, part: str) -> str:
         return f"{self.prefix}:{{g:{check_game_id(game_id)}}}:{part}"
 
+    def _keys(self, game_id: str, *parts: str) -> list[str]:
+        """Several keys of one game, its id checked once (the hot paths build three or four)."""
+        base = f"{self.prefix}:{{g:{check_game_id(game_id)}}}:"
+        return [base + part for part in parts]
+
     def _lobby_key(self, status: str) -> str:
         if status not in LOBBY_STATUSES:
             raise ValueError(f"unknown lobby status: {status!r}")
@@ -230,10 +235,9 @@ class EventStore:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at) if at is not None else now_at()
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
-        keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head"),
-                self._key(game_id, "snap")]
+        keys = self._keys(game_id, "events", "meta", "head", "snap")
         if idempotency_key is not None:
-            keys.append(self._key(game_id, "idem:" + _check_idempotency_key(idempotency_key)))
+            keys += self._keys(game_id, "idem:" + _check_idempotency_key(idempotency_key))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
         if self.followups is None:
             keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
@@ -364,8 +368,7 @@ class EventStore:
         """Like `load`; with `known` = (version, hash) of a state the caller holds, only the events after
         it, if the stream's entry at that version still has that hash (`Loaded.known` is then True)."""
         args = [engine_version, *(known or ())]
-        after, state, entries, head = self._load(keys=[self._key(game_id, "snap"), self._key(game_id, "events"),
-                                                       self._key(game_id, "head")], args=args)
+        after, state, entries, head = self._load(keys=self._keys(game_id, "snap", "events", "head"), args=args)
         head_version, _, head_hash = _text(head).partition(":") if head is not None else ("0", "", "")
         chain_head = (int(head_version), head_hash) if head_hash else None
         if state in (b"known", "known"):

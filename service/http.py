@@ -152,6 +152,17 @@ def documented(*decorators):
     return decorate
 
 
+def json_body():
+    """The request's JSON body as orjson reads it, or None when it is not JSON or does not parse (then
+    `arguments` reads it as webargs does, with its errors). Flask's own reader uses the json module."""
+    if not request.is_json:
+        return None
+    try:
+        return orjson.loads(request.get_data(cache=True))
+    except orjson.JSONDecodeError:
+        return None
+
+
 def arguments(schema, location: str = "json") -> dict:
     """The request's arguments at `location` loaded by `schema`, as flask-smorest's `arguments` decorator
     loads them (its webargs parser, so errors are the same 400 problems)."""

@@ -10,7 +10,7 @@ from games import table as tables
 from games.errors import RuleError
 from service import examples, shutdown, stream
 from service.http import (arguments, bearer_token, caller, documented, idempotency_key, if_match_versions,
-                          is_operator_token, json_response, problems, settings, talon, view_response)
+                          is_operator_token, json_body, json_response, problems, settings, talon, view_response)
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
@@ -80,7 +80,7 @@ def get_game(game_id):
     query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = talon(), bearer_token()
     known = _if_none_match()
-    wait = min(query.get("wait") or 0, settings().long_poll_max_s)
+    wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") else 0
     table = _wait_on_held(app, game_id, token, known, wait) if wait and known is not None else None
     if table is None:
         table = app.table(game_id)
@@ -147,7 +147,7 @@ def claim_seat(body, game_id):
 @problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
 def post_action(game_id):
     """Play one action, exactly as listed in the view's `legal_actions`"""
-    action = plain_action(request.get_json(silent=True)) or arguments(ACTION)
+    action = plain_action(json_body()) or arguments(ACTION)
     app = talon()
     outcome, seat = _act_on_held(app, game_id, action)
     if outcome is not None:
