@@ -53,3 +53,11 @@ def test_the_per_game_benches_print_their_summaries(capsys):
     assert out.count("Redis bytes per match   median") == 2             # smear, both widow sizes
     assert out.count("Redis bytes/match median") == 2                   # sixty-six 3p and 4p
     assert "replay of the longest match" in out
+
+
+def test_the_versus_bench_compares_two_commits_side_by_side(capsys):
+    from bench import versus
+    versus.main(["--base", "HEAD", "--clients", "2", "--rounds", "2", "--seconds", "0.5"])
+    out = capsys.readouterr().out
+    assert out.startswith("base: ") and "\nthis: " in out
+    assert len(out.split("per round ")[1].strip().split(", ")) == 2

@@ -1,0 +1,79 @@
+"""`python -m bench.versus --base REV [--rounds R] [--seconds S]`: this checkout's service against the
+service of an earlier commit, on the same host at the same time.
+
+The host's speed swings by a third from one slice to the next here, so two `make bench` runs cannot tell
+a 5% change from noise. This runs both stacks side by side (the earlier commit from a temporary git
+worktree, each with its own Redis, gunicorn and worker) and alternates load slices between them, the
+order reversed every other round, as bench/__main__.py alternates the service and the bare endpoints.
+Prints the throughput of each, the ratio per round and in all, and the CPU one action cost in each.
+"""
+from __future__ import annotations
+
+import argparse
+import subprocess
+import tempfile
+from pathlib import Path
+
+import tests.support.processes as processes
+from bench import cpu, load
+from bench.stack import Stack
+
+
+def run(base: str, clients: int, rounds: int, seconds: float) -> None:
+    with tempfile.TemporaryDirectory(prefix="talon-versus-") as tmp:
+        worktree = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=processes.REPO,
+                       check=True)
+        try:
+            _compare({"base": _stack_in(worktree), "this": _stack_in(processes.REPO)}, clients, rounds, seconds)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=processes.REPO, check=False)
+
+
+def _stack_in(repo: Path) -> Stack:
+    """A started stack whose processes run the code in `repo` (they are spawned there)."""
+    own, processes.REPO = processes.REPO, repo
+    try:
+        stack = Stack()
+        stack.__enter__()
+    finally:
+        processes.REPO = own
+    return stack
+
+
+def _compare(stacks: dict[str, Stack], clients: int, rounds: int, seconds: float) -> None:
+    try:
+        for stack in stacks.values():
+            load.run(stack, "service", clients, 2)   # warm: first requests import and fill caches
+        totals = {name: load.LoadStats("service", clients) for name in stacks}
+        per_round = []
+        for round_ in range(rounds):
+            names = list(stacks) if round_ % 2 == 0 else list(reversed(stacks))
+            parts = {name: cpu.run_measured(stacks[name], "service", clients, seconds, totals[name])[0]
+                     for name in names}
+            per_round.append(parts["this"].per_second / max(parts["base"].per_second, 1e-9))
+        for name, total in totals.items():
+            cost = total.cpu.per_action_ms(total.actions)
+            posts = sorted(total.post_s)
+            print(f"{name}: {total.per_second:.0f} actions/s; CPU per action {sum(cost.values()):.2f} ms "
+                  f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 "
+                  f"{1000 * posts[len(posts) // 2]:.1f}/{1000 * posts[int(len(posts) * 0.99)]:.1f} ms")
+        print(f"throughput, this / base: {totals['this'].per_second / totals['base'].per_second:.3f}; "
+              f"per round {', '.join(f'{r:.2f}' for r in per_round)}")
+    finally:
+        for stack in stacks.values():
+            stack.__exit__(None, None, None)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", required=True, help="the commit to compare this checkout with")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("--seconds", type=float, default=5.0, help="per slice (default 5)")
+    args = parser.parse_args(argv)
+    run(args.base, args.clients, args.rounds, args.seconds)
+
+
+if __name__ == "__main__":
+    main()
