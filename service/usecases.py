@@ -66,6 +66,9 @@ class IdempotencyKeyReused(Exception):
 class Outcome:
     table: tables.Table
     replayed: bool = False
+    # With `defer_followups`: enqueues the jobs the move calls for (a bot's turn, a round's scoring), for
+    # the caller to run once it has answered; None when there is nothing to enqueue.
+    followups: Callable[[], None] | None = None
 
 
 class Talon:
@@ -159,8 +162,10 @@ class Talon:
         raise AssertionError("unreachable")
 
     def act(self, game_id: str, seat: int, action: dict, *, if_match: Collection[int] | None = None,
-            idempotency_key: str | None = None, table: tables.Table | None = None) -> Outcome:
-        """A seat's action. `table`, if the caller has just loaded it, saves the first load."""
+            idempotency_key: str | None = None, table: tables.Table | None = None,
+            defer_followups: bool = False) -> Outcome:
+        """A seat's action. `table`, if the caller has just loaded it, saves the first load. With
+        `defer_followups`, the jobs the move calls for are left to the caller (`Outcome.followups`)."""
         fingerprint = _fingerprint(seat, action) if idempotency_key else None
         for attempt in range(RACE_RETRIES + 1):
             if table is None or attempt > 0:
@@ -176,7 +181,7 @@ class Talon:
                     return done
                 raise
             try:
-                return self._commit_action(game_id, table, events, idempotency_key, fingerprint)
+                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, defer_followups)
             except VersionConflict as conflict:
                 if if_match is not None:
                     raise VersionMismatch(conflict.current_version) from None
@@ -189,7 +194,8 @@ class Talon:
         return self.tables.held(game_id)
 
     def act_on_held(self, game_id: str, seat: int, action: dict, table: tables.Table, *,
-                    if_match: Collection[int] | None = None, idempotency_key: str | None = None) -> Outcome | None:
+                    if_match: Collection[int] | None = None, idempotency_key: str | None = None,
+                    defer_followups: bool = False) -> Outcome | None:
         """`act` in one attempt on a held table that may be behind, saving the load's round trip.
 
         None when that table cannot decide the request (If-Match names another version, the rules refuse,
@@ -204,22 +210,36 @@ class Talon:
             return None
         fingerprint = _fingerprint(seat, action) if idempotency_key else None
         try:
-            return self._commit_action(game_id, table, events, idempotency_key, fingerprint)
+            return self._commit_action(game_id, table, events, idempotency_key, fingerprint, defer_followups)
         except VersionConflict:
             return None
 
     def _commit_action(self, game_id: str, table: tables.Table, events: list[dict], idempotency_key: str | None,
-                       fingerprint: str | None) -> Outcome:
+                       fingerprint: str | None, defer_followups: bool = False) -> Outcome:
         """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
-        and enqueues what the game waits for next; a retry is answered from its idempotency record."""
+        and enqueues what the game waits for next, or leaves that to the caller; a retry is answered from
+        its idempotency record."""
         try:
             after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
                                              fingerprint=fingerprint, meta=partial(self._meta, table))
         except IdempotencyMismatch:
             raise IdempotencyKeyReused() from None
-        if not result.replayed:
-            self.jobs.followups(after)
-        return Outcome(after, replayed=result.replayed)
+        if result.replayed:
+            return Outcome(after, replayed=True)
+        if defer_followups:
+            return Outcome(after, followups=partial(self._followups_after_answer, after))
+        self.jobs.followups(after)
+        return Outcome(after)
+
+    def _followups_after_answer(self, table: tables.Table) -> None:
+        """Enqueues what `table` waits for once the move has been answered. A failure is logged, not
+        raised: the move is stored and answered, and the sweeper enqueues what is missing (its next run,
+        within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
+        try:
+            self.jobs.followups(table)
+        except redis.RedisError:
+            log.warning("the follow-ups of %s at version %s were not enqueued; the sweeper will enqueue them",
+                        table.game_id, table.version, exc_info=True)
 
     # -- the workers' jobs ------------------------------------------------------------------------
 

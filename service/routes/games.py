@@ -151,19 +151,29 @@ def post_action(game_id):
     app = talon()
     outcome, seat = _act_on_held(app, game_id, action)
     if outcome is not None:
-        return view_response(outcome.table, seat, 200 if outcome.replayed else 201)
+        return _answer(outcome, seat)
     table = app.table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
         raise Problem(403, "forbidden", "only a seat acts: use that seat's token")
     try:
         outcome = app.act(game_id, who.seat, action, if_match=if_match_versions(),
-                          idempotency_key=idempotency_key(), table=table)
+                          idempotency_key=idempotency_key(), table=table, defer_followups=True)
     except RuleError as refused:
         current = app.table(game_id)
         raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,
                       legal_actions=tables.seat_view(current, who.seat)["legal_actions"]) from None
-    return view_response(outcome.table, who.seat, 200 if outcome.replayed else 201)
+    return _answer(outcome, who.seat)
+
+
+def _answer(outcome, seat: int):
+    """The seat's view after its move. The jobs the move calls for (a bot's turn, a round's scoring) are
+    enqueued once the answer is written: the player does not wait for that, nor for the worker the job
+    wakes, which took the CPU from the request at the end of every round."""
+    response = view_response(outcome.table, seat, 200 if outcome.replayed else 201)
+    if outcome.followups is not None:
+        response.call_on_close(outcome.followups)
+    return response
 
 
 def _act_on_held(app, game_id: str, action: dict):
@@ -180,7 +190,7 @@ def _act_on_held(app, game_id: str, action: dict):
     if who.seat is None:
         return None, None
     outcome = app.act_on_held(game_id, who.seat, action, held, if_match=if_match_versions(),
-                              idempotency_key=idempotency_key())
+                              idempotency_key=idempotency_key(), defer_followups=True)
     return outcome, who.seat
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 import time
 
 import pytest
+import redis
+from flask.testing import FlaskClient
 from rq import Queue
 from rq.exceptions import DuplicateJobError
 from rq.job import Job
@@ -198,3 +200,41 @@ def test_scoring_runs_in_the_worker(r, redis_url):
     view = tables.seat_view(after, 0)
     assert view["standing"][0]["score"] == 3  # B2: the opponent had no trick
     assert view["round"]["number"] == 2  # the result and the next deal, appended by the job
+
+
+def _round_ending_move(redis_url: str):
+    """An app, its plain Flask test client (which closes nothing by itself), a human 2p match's id and
+    the token of the seat that declares out next: a false declaration ends the round at once."""
+    app = make_app(redis_url)
+    client = FlaskClient(app)
+    game_id = client.post("/v1/games", json={"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("a", "b")]
+    return app, client, game_id, tokens[1]
+
+
+def test_a_moves_jobs_are_enqueued_once_its_answer_is_written(r, redis_url):
+    _, client, game_id, token = _round_ending_move(redis_url)
+    queue = Queue("talon", connection=r)
+    answer = client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token))
+    assert answer.status_code == 201 and answer.json["to_act"] == []
+    assert queue.count == 0          # the answer is out; the server has not closed it yet
+    answer.close()                   # what a WSGI server does once it has sent it
+    assert queue.job_ids == [dispatch.job_id("advance", game_id, answer.json["version"], None)]
+
+
+def test_a_failed_enqueue_after_the_answer_is_logged_and_the_sweeper_repairs_it(r, redis_url, monkeypatch, caplog):
+    app, client, game_id, token = _round_ending_move(redis_url)
+    talon = app.extensions["talon"]
+
+    def redis_gone(table, repair=False):
+        raise redis.ConnectionError("Redis went away")
+
+    monkeypatch.setattr(talon.jobs, "followups", redis_gone)
+    with client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token)) as answer:
+        assert answer.status_code == 201
+    assert "were not enqueued; the sweeper will enqueue them" in caplog.text
+    monkeypatch.undo()
+    assert Queue("talon", connection=r).count == 0 and sweep(talon) == 1
+    run_jobs(redis_url)
+    assert tables.seat_view(talon.table(game_id), 0)["round"]["number"] == 2

@@ -7,6 +7,7 @@ import time
 from typing import Callable
 
 import redis
+from flask.testing import FlaskClient
 from rq import Queue
 
 from service.app import create_app
@@ -16,10 +17,25 @@ from workers.worker import TalonWorker
 OPERATOR = "operator-test-token"
 
 
+class ServerLikeClient(FlaskClient):
+    """Flask's test client, closing each response once it is read, as a WSGI server closes a response
+    once it has sent it: a move's follow-up jobs are enqueued then (service/routes/games.py `_answer`).
+    An event stream is left open for the test to read."""
+
+    def open(self, *args, **kwargs):
+        response = super().open(*args, **kwargs)
+        if response.mimetype != "text/event-stream":
+            response.get_data()
+            response.close()
+        return response
+
+
 def make_app(redis_url: str, **overrides):
     """The app on this Redis. Rate limits are off unless a test turns them on (test_rate_limits)."""
     overrides.setdefault("rate_limits_enabled", False)
-    return create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
+    app = create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
+    app.test_client_class = ServerLikeClient
+    return app
 
 
 def make_contract_app(redis_url: str):
