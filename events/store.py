@@ -200,10 +200,10 @@ class EventStore:
     # Key names: the only place they are built.
 
     def _key(self, game_id: str, part: str) -> str:
-        return f"{self.prefix}:{{g:{check_game_id(game_id)}}}:{part}"
+        return self._keys(game_id, part)[0]
 
     def _keys(self, game_id: str, *parts: str) -> list[str]:
-        """Several keys of one game, its id checked once (the hot paths build three or four)."""
+        """Keys of one game, its id checked once (the hot paths build four or five)."""
         base = f"{self.prefix}:{{g:{check_game_id(game_id)}}}:"
         return [base + part for part in parts]
 
@@ -235,10 +235,11 @@ class EventStore:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at) if at is not None else now_at()
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
-        keys = self._keys(game_id, "events", "meta", "head", "snap")
+        parts = ["events", "meta", "head", "snap"]
         if idempotency_key is not None:
-            keys += self._keys(game_id, "idem:" + _check_idempotency_key(idempotency_key))
+            parts.append("idem:" + _check_idempotency_key(idempotency_key))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
+        keys = self._keys(game_id, *parts)
         if self.followups is None:
             keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         meta_args, lobby_target = _meta_args(meta)
