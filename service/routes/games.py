@@ -94,18 +94,25 @@ def get_game(game_id):
     return view_response(table, who.seat)
 
 
+def _held_for(app, game_id: str, token: str | None, required: bool = False, version: int | None = None):
+    """(the table this process holds for the game, who the caller is at it), without a round trip; None
+    when the process holds none (or none at `version`, if given) or that table does not know the caller:
+    the route then loads it."""
+    held = app.held_table(game_id)
+    if held is None or (version is not None and held.version != version):
+        return None
+    try:
+        return held, caller(held, token, required=required)
+    except Problem:
+        return None
+
+
 def _wait_on_held(app, game_id: str, token: str | None, known: int, wait: float):
     """The common long-poll without loading the table first: the client waits past the version this
     process holds the table at (it answered the client's last request). None when the process holds
     another version or the caller is not someone the held table knows: the route then loads it."""
-    held = app.held_table(game_id)
-    if held is None or held.version != known:
-        return None
-    try:
-        caller(held, token)
-    except Problem:
-        return None
-    return app.wait_from_held(held, wait, until=shutdown.stopping)
+    found = _held_for(app, game_id, token, version=known)
+    return app.wait_from_held(found[0], wait, until=shutdown.stopping) if found is not None else None
 
 
 @blp.route("/<game_id>/players", methods=["POST"])
@@ -180,15 +187,10 @@ def _act_on_held(app, game_id: str, action: dict):
     """The common case without loading the table: the one this process holds (from the seat's last GET)
     decides, and the append's version check proves it was current. (None, None) when the held table
     is missing, refuses the caller, or cannot decide: the route then loads it and goes the full way."""
-    held = app.held_table(game_id)
-    if held is None:
+    found = _held_for(app, game_id, bearer_token(), required=True)
+    if found is None or found[1].seat is None:
         return None, None
-    try:
-        who = caller(held, bearer_token(), required=True)
-    except Problem:
-        return None, None
-    if who.seat is None:
-        return None, None
+    held, who = found
     outcome = app.act_on_held(game_id, who.seat, action, held, if_match=if_match_versions(),
                               idempotency_key=idempotency_key(), defer_followups=True)
     return outcome, who.seat
