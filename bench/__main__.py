@@ -21,7 +21,7 @@ import time
 
 import redis
 
-from bench import bots, cpu, engine, figures, growth, load, seeding
+from bench import bots, engine, figures, growth, load, seeding
 from bench.stack import Stack
 from events.store import EventStore
 from tests.support.processes import REPO
@@ -34,14 +34,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", type=int, default=16, help="closed-loop clients (default 16)")
     parser.add_argument("--seconds", type=float, default=40.0,
                         help="load time per target, all rounds together (default 40)")
-    parser.add_argument("--rounds", type=int, default=8,
-                        help="rounds of alternating service and bare slices (default 8)")
+    parser.add_argument("--rounds", type=int, default=40,
+                        help="rounds of alternating service and bare slices (default 40: slices of 1 s)")
     parser.add_argument("--growth", type=int, nargs="+", default=[1000, 10_000, 100_000],
                         help="stored finished games for the growth runs (default 1000 10000 100000)")
     parser.add_argument("--growth-seconds", type=float, default=24.0,
                         help="load time per number of stored games, all rounds together (default 24)")
-    parser.add_argument("--growth-rounds", type=int, default=6,
-                        help="rounds of alternating slices over the stored-games stacks (default 6)")
+    parser.add_argument("--growth-rounds", type=int, default=24,
+                        help="rounds of alternating slices over the stored-games stacks (default 24: slices of 1 s)")
     parser.add_argument("--views", type=int, default=200, help="view GETs of the longest and the new game")
     parser.add_argument("--fifty-six-players", type=int, default=8, choices=(4, 6, 8))
     parser.add_argument("--bot-matches", type=int, default=4, help="all-bot matches at a time (default 4)")
@@ -87,20 +87,14 @@ def _with_players(games_list, players56: int):
 
 
 def compare(stack: Stack, clients: int, seconds: float,
-            rounds: int = 8) -> tuple[load.LoadStats, load.LoadStats, list[float]]:
-    """The service and the bare endpoints in alternating slices, so both share whatever else runs.
-    Each gets the CPU its processes spent (`.cpu`, bench/cpu.py). Also the throughput ratio of each
-    round: the host's speed swings by a third from one slice to the next here (the CPU one action of
-    either target costs moves with it), so the figure is the ratio over all rounds, and the rounds show
-    its spread."""
-    totals = {"service": load.LoadStats("service", clients), "bare": load.LoadStats("bare", clients)}
-    round_ratios = []
-    for _ in range(rounds):
-        parts = {target: cpu.run_measured(stack, target, clients, seconds / rounds, total)[0]
-                 for target, total in totals.items()}
-        if parts["bare"].per_second:
-            round_ratios.append(parts["service"].per_second / parts["bare"].per_second)
-    return totals["service"], totals["bare"], round_ratios
+            rounds: int = 40) -> tuple[load.LoadStats, load.LoadStats, list[float]]:
+    """The service and the bare endpoints in alternating slices of `seconds / rounds` (bench/load.py
+    `interleave`), so both share whatever else runs; each with the CPU its processes spent (`.cpu`). Also
+    the throughput ratio of each round, which shows how much the host moved the figure."""
+    service, bare = load.interleave([load.Target.of(stack, "service"), load.Target.of(stack, "bare")],
+                                    clients, seconds / rounds, rounds)
+    round_ratios = [s.per_second / b.per_second for s, b in zip(service.slices, bare.slices) if b.per_second]
+    return service.total, bare.total, round_ratios
 
 
 def engine_figures(stack: Stack, players56: int, repetitions: int) -> list[engine.EngineStats]:
@@ -215,12 +209,12 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, round_rat
     targets = [
         ("throughput ratio, service / bare", f"{ratio:.2f}", ">= 0.5",
          f"{service.per_second:.0f} / {bare.per_second:.0f} actions per second, {args.clients} clients; per round "
-         + ", ".join(f"{r:.2f}" for r in round_ratios)),
+         + figures.spread(round_ratios, "{:.2f}")),
         (f"POST p99 at {args.clients} clients", pct(service.post_s), "<= 50 ms",
          f"p50 {figures.percentile(service.post_s, 50) * 1000:.1f} ms; bare POST p99 {pct(bare.post_s)}"),
         (f"latency growth {first.stored:,} -> {last.stored:,} stored", f"{latency_growth * 100:+.0f}%", "<= 10%",
          f"POST p50 {p50(first) * 1000:.1f} -> {p50(last) * 1000:.1f} ms, slices alternating; per round "
-         + ", ".join(f"{g * 100:+.0f}%" for g in per_round)),
+         + figures.spread(per_round, "{:+.0%}")),
         ("view GET, longest / new game", f"{view_ratio:.2f}x", "<= 1.5x",
          f"median {growth.median_ms(longest.http_s):.2f} vs {growth.median_ms(new.http_s):.2f} ms over HTTP"),
         ("Redis memory per finished 2p24 match", f"{per_match / 1024:.1f} KiB", "<= 32 KB",
@@ -246,9 +240,9 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, round_rat
     for r in rows:
         use = r.load.cpu.per_action_ms(r.load.actions)
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
-                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 "
-                       + "/".join(f"{figures.percentile(s.post_s, 50) * 1000:.1f}" for s in r.slices if s.post_s)
-                       + f" ms); CPU per action {sum(use.values()):.2f} ms (Redis "
+                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} ms (per slice p50 "
+                       + figures.spread([figures.percentile(s.post_s, 50) * 1000 for s in r.slices if s.post_s], "{:.1f}")
+                       + "); CPU per action {sum(use.values()):.2f} ms (Redis "
                        f"{use.get('Redis', 0):.2f}); CPU elsewhere during its slices "
                        f"{r.elsewhere_s:.1f} s; GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "

@@ -13,11 +13,9 @@ slice runs `--seconds`, start-up waits are bounded, every process is stopped at 
 from __future__ import annotations
 
 import argparse
-import multiprocessing
 import os
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import redis
@@ -73,16 +71,7 @@ class ScaledStack(Running):
 
 def drive(apis: list[str], clients: int, seconds: float, seed: int = 7) -> load.LoadStats:
     """bench/load.py's service clients, one process per instance, the clients split evenly."""
-    shares = [clients // len(apis) + (i < clients % len(apis)) for i in range(len(apis))]
-    start_at = time.time() + 0.5 + 0.1 * len(apis)
-    jobs = [(api, api, "service", share, sum(shares[:i]), seed, start_at, seconds)
-            for i, (api, share) in enumerate(zip(apis, shares))]
-    with multiprocessing.get_context("fork").Pool(len(apis)) as pool:
-        parts = pool.starmap(load._process, jobs)
-    total = load.LoadStats("service", clients, seconds=seconds)
-    for part in parts:
-        total.merge(part)
-    return total
+    return load.split(apis, clients, seconds, seed)
 
 
 def main(argv: list[str] | None = None) -> None:

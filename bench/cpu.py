@@ -1,19 +1,17 @@
 """Where a load run's CPU went, per process, in milliseconds per action.
 
-Read from /proc (the gunicorn workers of the target, the rq worker), Redis's own INFO cpu, and
-getrusage of this process's finished children (the load generator's processes). This is what explains
+Read from /proc (the gunicorn workers of the target, the rq worker, the load generator's processes) and
+Redis's own INFO cpu. This is what explains
 a throughput ratio: on two shared cores, actions per second follow the CPU one action costs in all.
 """
 from __future__ import annotations
 
 import os
-import resource
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Callable
 
 import redis
-
-from bench import load
-from bench.stack import Stack
 
 
 def _children(pid: int) -> list[int]:
@@ -54,11 +52,6 @@ def machine_busy_s() -> float:
     return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
-def _load_generator_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
 @dataclass
 class CpuUse:
     """Seconds of CPU per process group over one or more runs."""
@@ -72,42 +65,39 @@ class CpuUse:
             self.seconds[name] = self.seconds.get(name, 0.0) + s
 
 
-class CpuMeter:
-    """`with CpuMeter(stack, "service") as meter: ...`, then `meter.use`."""
+class SliceMeter:
+    """The CPU counters of every measured target's processes and of the load generator, read at each
+    slice boundary of an interleaved run (bench/load.py `interleave`). A slice's CPU is what its target's
+    processes (its API workers, its rq worker, its Redis) and the load generator spent between the two
+    readings around it; the rest of the machine's busy time then is the slice's `elsewhere`."""
 
-    def __init__(self, stack: Stack, target: str):
-        self.api = _children(stack.procs["gunicorn" if target == "service" else "bare"].pid)
-        self.worker = [stack.procs["worker"].pid]
-        self.client = redis.Redis.from_url(stack.redis_url)
-        self.use = CpuUse()
+    def __init__(self, targets: list, load_generator: list[int]):
+        self._readers: dict[tuple, Callable[[], float]] = {("load generator",): lambda: _cpu_s(load_generator)}
+        self._groups: list[dict[str, tuple]] = []
+        self._clients: list[redis.Redis] = []
+        for target in targets:
+            stack = target.stack
+            api = stack.procs["gunicorn" if target.kind == "service" else "bare"].pid
+            groups = {"API (gunicorn workers)": ("api", api), "Redis": ("redis", stack.redis_url),
+                      "rq worker": ("worker", stack.procs["worker"].pid), "load generator": ("load generator",)}
+            self._readers.setdefault(groups["API (gunicorn workers)"], partial(_cpu_s, _children(api)))
+            self._readers.setdefault(groups["rq worker"], partial(_cpu_s, [stack.procs["worker"].pid]))
+            if groups["Redis"] not in self._readers:
+                client = redis.Redis.from_url(stack.redis_url)
+                self._clients.append(client)
+                self._readers[groups["Redis"]] = partial(_redis_cpu_s, client)
+            self._groups.append(groups)
+        self.readings: list[tuple[dict[tuple, float], float]] = []
 
-    def _read(self) -> dict[str, float]:
-        return {"API (gunicorn workers)": _cpu_s(self.api), "Redis": _redis_cpu_s(self.client),
-                "rq worker": _cpu_s(self.worker), "load generator": _load_generator_s()}
+    def mark(self) -> None:
+        self.readings.append(({key: read() for key, read in self._readers.items()}, machine_busy_s()))
 
-    def __enter__(self) -> "CpuMeter":
-        self._start = self._read()
-        self._machine = machine_busy_s()
-        return self
+    def close(self) -> None:
+        for client in self._clients:
+            client.close()
 
-    def __exit__(self, *exc) -> None:
-        end = self._read()
-        self.use.seconds = {name: end[name] - self._start[name] for name in end}
-        # Whatever else kept the cores busy meanwhile (other stacks, a Redis fork, the host's own work).
-        self.elsewhere_s = max(0.0, machine_busy_s() - self._machine - sum(self.use.seconds.values()))
-        self.client.close()
-
-
-def run_measured(stack: Stack, target: str, clients: int, seconds: float,
-                 total: load.LoadStats) -> tuple[load.LoadStats, float]:
-    """One load slice with the CPU its processes spent, added to `total`, which sums slices run one after
-    another (their seconds add up, unlike the clients `load.run` merges). Returns the slice and the CPU
-    spent elsewhere on the machine meanwhile."""
-    with CpuMeter(stack, target) as meter:
-        part = load.run(stack, target, clients, seconds)
-    total.merge(part)
-    total.seconds += part.seconds
-    if total.cpu is None:
-        total.cpu = CpuUse()
-    total.cpu.add(meter.use)
-    return part, meter.elsewhere_s
+    def use(self, slice_index: int, target_index: int) -> tuple[CpuUse, float]:
+        """The CPU of the target's processes during that slice, and the CPU spent elsewhere meanwhile."""
+        (before, busy_before), (after, busy_after) = self.readings[slice_index:slice_index + 2]
+        seconds = {name: after[key] - before[key] for name, key in self._groups[target_index].items()}
+        return CpuUse(seconds), max(0.0, busy_after - busy_before - sum(seconds.values()))

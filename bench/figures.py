@@ -46,6 +46,15 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[rank - 1]
 
 
+def spread(values: list[float], fmt: str) -> str:
+    """Per-round values: all of them when few, else their quartiles (how much the host moved a figure)."""
+    if len(values) <= 8:
+        return ", ".join(fmt.format(v) for v in values)
+    q1, median, q3 = statistics.quantiles(values, n=4)
+    return (f"median {fmt.format(median)}, middle half {fmt.format(q1)} .. {fmt.format(q3)}, "
+            f"range {fmt.format(min(values))} .. {fmt.format(max(values))} over {len(values)} rounds")
+
+
 class Client:
     """A thin HTTP client for one match, as a careful player writes it (If-Match, Idempotency-Key)."""
 

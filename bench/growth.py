@@ -1,10 +1,11 @@
 """Growth figures: the closed-loop load with 1,000 / 10,000 / 100,000 finished games stored, Redis memory
 as they pile up, and the view GET of the longest game against one just started.
 
-Each number of stored games gets a stack of its own (Redis, API, worker), all up at once, and the load
-runs in rounds of one slice per stack, the order reversed every other round: a slowdown of the machine
-in the meantime falls on every size alike, as in the service/bare comparison, instead of reading as
-growth. (Measured one after the other in 10-second runs, the same code gave +29% once and -21% the next.)
+Each number of stored games gets a stack of its own (Redis, API, worker), all up at once, and the same
+clients move from one stack to the next every slice (bench/load.py `interleave`), the order reversed every
+other round: a slowdown of the machine falls on every size alike, as in the service/bare comparison,
+instead of reading as growth. (Measured one after the other in 10-second runs, the same code gave +29%
+once and -21% the next; in 4-second slices the per-round figure still ranged from -28% to +83%.)
 """
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 
 import redis
 
-from bench import cpu, figures, load, seeding
+from bench import figures, load, seeding
 from bench.figures import percentile
 from bench.stack import Stack
 from events.repository import Repository
@@ -44,9 +45,9 @@ def template(store: EventStore, seed: int = 66) -> str:
     return seeding.play(store, "sixty-six", {"variant": "2p24"}, 2, seed=seed).game_id
 
 
-def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
+def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 24
            ) -> tuple[list[GrowthRow], figures.MemoryStats]:
-    """`seconds` of load per size, in `rounds` slices alternating over the sizes' stacks. Returns the
+    """`seconds` of load per size, in `rounds` rounds of a slice per size's stack. Returns the
     rows and the Redis memory of the stored match (in the largest stack)."""
     with ExitStack() as running:
         rows, stacks = [], []
@@ -61,14 +62,10 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 3
         for row, (_, client, _) in zip(rows, stacks):
             _rewrite_aof(client)
             row.used_memory = client.info("memory")["used_memory"]
-        for stack, _, _ in stacks:          # not counted: first requests, pools and Lua scripts loaded
-            load.run(stack, "service", clients, WARM_UP_S)
-        for round_ in range(rounds):
-            order = list(zip(rows, stacks))
-            for row, (stack, _, _) in (order if round_ % 2 == 0 else reversed(order)):
-                part, elsewhere_s = cpu.run_measured(stack, "service", clients, seconds / rounds, row.load)
-                row.elsewhere_s += elsewhere_s
-                row.slices.append(part)
+        targets = [load.Target.of(stack, label=f"{row.stored:,} stored") for row, (stack, _, _) in zip(rows, stacks)]
+        load.interleave(targets, clients, WARM_UP_S, 1, measure=False)   # not counted: first requests, pools, scripts
+        for row, run in zip(rows, load.interleave(targets, clients, seconds / rounds, rounds)):
+            row.load, row.slices, row.elsewhere_s = run.total, run.slices, run.elsewhere_s
         largest, _, source = stacks[-1]
         memory = figures.memory(largest, [source])
         for _, client, _ in stacks:

@@ -4,7 +4,8 @@ service of an earlier commit, on the same host at the same time.
 The host's speed swings by a third from one slice to the next here, so two `make bench` runs cannot tell
 a 5% change from noise. This runs both stacks side by side (the earlier commit from a temporary git
 worktree, each with its own Redis, gunicorn and worker) and alternates load slices between them, the
-order reversed every other round, as bench/__main__.py alternates the service and the bare endpoints.
+order reversed every other round (bench/load.py `interleave`), as bench/__main__.py alternates the
+service and the bare endpoints.
 Prints the throughput of each, the ratio per round and in all, and the CPU one action cost in each.
 """
 from __future__ import annotations
@@ -15,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 import tests.support.processes as processes
-from bench import cpu, load
+from bench import figures, load
 from bench.stack import Stack
 
 
@@ -43,15 +44,12 @@ def _stack_in(repo: Path) -> Stack:
 
 def _compare(stacks: dict[str, Stack], clients: int, rounds: int, seconds: float) -> None:
     try:
-        for stack in stacks.values():
-            load.run(stack, "service", clients, 2)   # warm: first requests import and fill caches
-        totals = {name: load.LoadStats("service", clients) for name in stacks}
-        per_round = []
-        for round_ in range(rounds):
-            names = list(stacks) if round_ % 2 == 0 else list(reversed(stacks))
-            parts = {name: cpu.run_measured(stacks[name], "service", clients, seconds, totals[name])[0]
-                     for name in names}
-            per_round.append(parts["this"].per_second / max(parts["base"].per_second, 1e-9))
+        targets = [load.Target.of(stack, label=name) for name, stack in stacks.items()]
+        load.interleave(targets, clients, 2, 1, measure=False)   # warm: first requests import and fill caches
+        runs = dict(zip(stacks, load.interleave(targets, clients, seconds, rounds)))
+        totals = {name: run.total for name, run in runs.items()}
+        per_round = [this.per_second / max(base.per_second, 1e-9)
+                     for this, base in zip(runs["this"].slices, runs["base"].slices)]
         for name, total in totals.items():
             cost = total.cpu.per_action_ms(total.actions)
             posts = sorted(total.post_s)
@@ -59,7 +57,7 @@ def _compare(stacks: dict[str, Stack], clients: int, rounds: int, seconds: float
                   f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 "
                   f"{1000 * posts[len(posts) // 2]:.1f}/{1000 * posts[int(len(posts) * 0.99)]:.1f} ms")
         print(f"throughput, this / base: {totals['this'].per_second / totals['base'].per_second:.3f}; "
-              f"per round {', '.join(f'{r:.2f}' for r in per_round)}")
+              f"per round {figures.spread(per_round, '{:.2f}')}")
     finally:
         for stack in stacks.values():
             stack.__exit__(None, None, None)
@@ -69,8 +67,8 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", required=True, help="the commit to compare this checkout with")
     parser.add_argument("--clients", type=int, default=16)
-    parser.add_argument("--rounds", type=int, default=8)
-    parser.add_argument("--seconds", type=float, default=5.0, help="per slice (default 5)")
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--seconds", type=float, default=1.0, help="per slice (default 1)")
     args = parser.parse_args(argv)
     run(args.base, args.clients, args.rounds, args.seconds)
 
