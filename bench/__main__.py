@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> None:
             print(f"replaying each match {args.repetitions} times ...", flush=True)
             played.append((matches, memory, figures.replay(stack, matches.game_ids, args.repetitions)))
         print(f"{args.clients} closed-loop clients, service and bare endpoints alternating in {args.rounds} "
-              f"rounds, {args.seconds:g} s each ...", flush=True)
+              f"rounds of {args.seconds / args.rounds:g}-s slices, {args.seconds:g} s each in all ...", flush=True)
         service, bare, round_ratios = compare(stack, args.clients, args.seconds, args.rounds)
         print("engine: playing each game's match in process and replaying it ...", flush=True)
         engine_stats = engine_figures(stack, players56, args.repetitions)
@@ -240,9 +240,9 @@ def print_targets(args, service: load.LoadStats, bare: load.LoadStats, round_rat
     for r in rows:
         use = r.load.cpu.per_action_ms(r.load.actions)
         detail.append((f"growth: {r.stored:,} stored games", f"{r.load.per_second:.0f} actions/s",
-                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} ms (per slice p50 "
+                       f"POST p50/p99 {p50(r) * 1000:.1f}/{pct(r.load.post_s)} (per slice p50 in ms: "
                        + figures.spread([figures.percentile(s.post_s, 50) * 1000 for s in r.slices if s.post_s], "{:.1f}")
-                       + "); CPU per action {sum(use.values()):.2f} ms (Redis "
+                       + f"); CPU per action {sum(use.values()):.2f} ms (Redis "
                        f"{use.get('Redis', 0):.2f}); CPU elsewhere during its slices "
                        f"{r.elsewhere_s:.1f} s; GET p50 "
                        f"{figures.percentile(r.load.get_s, 50) * 1000:.1f} ms; used_memory "

@@ -21,6 +21,7 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
                    "bare: CPU per action"):
         assert figure in out, figure
     assert "refused" not in out, "a closed-loop client's action was refused"
+    assert "{" not in out, "a figure left unformatted"
     ratio_line = next(line for line in out.splitlines() if line.startswith("throughput ratio"))
     assert len(ratio_line.split("per round ")[1].split(", ")) == 2   # each round's ratio, for the spread
 
