@@ -1,6 +1,8 @@
 """The Flask application factory."""
 from __future__ import annotations
 
+import types
+
 import redis
 from flask import Flask
 from flask_smorest import Api
@@ -31,6 +33,26 @@ Follow the game live with `GET /v1/games/{id}/stream` (Server-Sent Events), or l
 """
 
 
+class TalonFlask(Flask):
+    """Flask, remembering which functions need no async wrapper: Flask asks it of every hook and view on
+    every request (`ensure_sync`: inspect reads the function's code flags), about five times a request,
+    for functions that never change."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._sync: dict = {}
+
+    def ensure_sync(self, func):
+        try:
+            return self._sync[func]
+        except (KeyError, TypeError):  # TypeError: an unhashable callable
+            pass
+        sync = super().ensure_sync(func)
+        if isinstance(func, types.FunctionType):  # a bound method is a new object each time: not kept
+            self._sync[func] = sync
+        return sync
+
+
 class TalonApi(Api):
     """flask-smorest, with the default error response documented as problem+json."""
 
@@ -42,7 +64,7 @@ class TalonApi(Api):
 
 def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     settings = settings or Settings.from_env()
-    app = Flask(__name__)
+    app = TalonFlask(__name__)
     app.config.update(
         API_TITLE="Talon", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
