@@ -46,7 +46,7 @@ class ScaledStack(Running):
             self.cluster.start()
         self.queues.start()
         env = {**os.environ, "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": "bench-operator",
-               "WEB_CONCURRENCY": "1", "LOG_LEVEL": "WARNING", "TALON_RATE_LIMITS": "off"}
+               "WEB_CONCURRENCY": "1", "LOG_LEVEL": "INFO", "TALON_RATE_LIMITS": "off"}
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url
         for i, port in enumerate(self.ports):
