@@ -34,7 +34,7 @@ import orjson
 import redis
 
 from events import scripts
-from events.connection import DirectScript, is_cluster
+from events.connection import DirectScripts, is_cluster
 from events.followups import FollowUps, unique
 from events.chain import entry_hash
 from events.codec import Codec, StoredEvent, normalize_at, now_at
@@ -190,9 +190,10 @@ class EventStore:
         self.codec = codec or Codec()
         split = is_cluster(client) if split_followups is None else split_followups
         self.followups = FollowUps(self) if split else None
-        # The two scripts of every request, on the short path (events/connection.py DirectScript).
-        self._append = DirectScript(client, scripts.APPEND)
-        self._load = DirectScript(client, scripts.LOAD)
+        # The two scripts of every request, on the short path (events/connection.py DirectScripts).
+        direct = DirectScripts(client)
+        self._append = direct.script(scripts.APPEND)
+        self._load = direct.script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
         self._import = client.register_script(scripts.IMPORT)
         self._compact = client.register_script(scripts.COMPACT)
