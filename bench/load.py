@@ -37,8 +37,9 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from bench.cpu import CpuUse, SliceMeter
+
 if TYPE_CHECKING:
-    from bench.cpu import CpuUse
     from bench.stack import Stack
 
 VARIANT = "2p24"
@@ -59,7 +60,7 @@ class LoadStats:
     refused: int = 0                  # POSTs answered with anything but 201 (should stay 0)
     post_s: list[float] = field(default_factory=list)
     get_s: list[float] = field(default_factory=list)
-    cpu: "CpuUse | None" = None       # the CPU the processes spent, when measured (bench/cpu.py)
+    cpu: CpuUse | None = None       # the CPU the processes spent, when measured (bench/cpu.py)
 
     @property
     def per_second(self) -> float:
@@ -79,7 +80,6 @@ class LoadStats:
         self.merge(later)
         self.seconds += later.seconds
         if later.cpu is not None:
-            from bench.cpu import CpuUse
             self.cpu = self.cpu or CpuUse()
             self.cpu.add(later.cpu)
 
@@ -146,7 +146,6 @@ def split(urls: list[str], clients: int, seconds: float, seed: int = 7) -> LoadS
 def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Target] | None):
     """Forks one process per job (target specs, clients, index of its first client), runs the plan's
     slices from a common start, and returns the merged stats of each slice (and the meter, if measured)."""
-    from bench import cpu
     start_at = time.time() + 0.5 + 0.1 * len(jobs)        # every client starts at the same moment
     context = multiprocessing.get_context("fork")
     results, measured_all = context.SimpleQueue(), context.Event()
@@ -154,7 +153,7 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
                                                     measured_all), daemon=True) for specs, share, first in jobs]
     for proc in procs:
         proc.start()
-    meter = cpu.SliceMeter(measured, [p.pid for p in procs]) if measured else None
+    meter = SliceMeter(measured, [p.pid for p in procs]) if measured else None
     if meter is not None:
         for j in range(len(plan) + 1):                   # a reading at every boundary
             time.sleep(max(0.0, start_at + j * slice_s - time.time()))

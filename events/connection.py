@@ -71,8 +71,8 @@ class DirectScripts:
     complete error reply is closed, not reused: part of its reply may be unread. redis-py's retries of a
     call whose connection broke while it ran are left out: such a call raises ConnectionError (the API
     answers 503, a job fails and is retried), as when Redis is down. A fork leaves the parent's connections
-    to the parent. A Cluster client (which picks the node by key), a single-connection client and one with
-    client-side caching, and one over TLS keep redis-py's own path."""
+    to the parent. A Cluster client (which picks the node by key), a single-connection client, one with
+    client-side caching and one over TLS keep redis-py's own path."""
 
     def __init__(self, client):
         self.client = client
