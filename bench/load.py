@@ -28,6 +28,7 @@ from __future__ import annotations
 import gc
 import http.client
 import multiprocessing
+import queue
 import random
 import threading
 import time
@@ -148,7 +149,7 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
     slices from a common start, and returns the merged stats of each slice (and the meter, if measured)."""
     start_at = time.time() + 0.5 + 0.1 * len(jobs)        # every client starts at the same moment
     context = multiprocessing.get_context("fork")
-    results, measured_all = context.SimpleQueue(), context.Event()
+    results, measured_all = context.Queue(), context.Event()
     procs = [context.Process(target=_process, args=(specs, share, first, seed, plan, start_at, slice_s, results,
                                                     measured_all), daemon=True) for specs, share, first in jobs]
     for proc in procs:
@@ -161,8 +162,14 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
         meter.close()
     measured_all.set()                                   # the clients' processes may exit now
     parts = [LoadStats("", 0) for _ in plan]
+    deadline = start_at + len(plan) * slice_s + 4 * REQUEST_TIMEOUT_S + 30
     for _ in procs:
-        for j, part in enumerate(results.get()):
+        try:   # bounded: a client process that died would otherwise leave the bench waiting for ever
+            merged = results.get(timeout=max(1.0, deadline - time.time()))
+        except queue.Empty:
+            raise RuntimeError(f"load generator processes gave no results: exit codes "
+                               f"{[proc.exitcode for proc in procs]}") from None
+        for j, part in enumerate(merged):
             parts[j].merge(part)
     for proc in procs:
         proc.join()
