@@ -62,13 +62,19 @@ def utc_now_iso() -> str:
 def now_at() -> tuple[str, int]:
     """Now as `normalize_at` gives a time (ISO-8601 UTC with milliseconds, and epoch milliseconds), from
     one reading of the clock without formatting and parsing it again: every append asks."""
-    global _formatted_second
     ms = time.time_ns() // 1_000_000
-    second, prefix = _formatted_second
-    if second != ms // 1000:  # the date and time of day are formatted once a second
-        second, prefix = ms // 1000, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(ms // 1000))
+    return format_at(ms // 1000, ms % 1000), ms
+
+
+def format_at(second: int, millis: int) -> str:
+    """An epoch second and its milliseconds as ISO-8601 UTC: `2026-11-30T03:04:05.123Z`. The date and
+    time of day are formatted once a second: every append and every log line ask."""
+    global _formatted_second
+    formatted, prefix = _formatted_second
+    if formatted != second:
+        prefix = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second))
         _formatted_second = second, prefix
-    return f"{prefix}.{ms % 1000:03d}Z", ms
+    return f"{prefix}.{millis:03d}Z"
 
 
 _formatted_second: tuple[int, str] = (-1, "")

@@ -35,6 +35,7 @@ from prometheus_client.core import GaugeMetricFamily
 from rq.job import get_current_job
 
 from events import store as event_store
+from events.codec import format_at
 
 log = logging.getLogger("talon.http")
 events_log = logging.getLogger("talon.events")
@@ -183,10 +184,8 @@ def redact(text: str) -> str:
 
 
 class JsonFormatter(logging.Formatter):
-    _second: tuple[int, str] = (-1, "")   # the last second formatted, and its text (a line per request)
-
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"ts": self._timestamp(record), "level": record.levelname, "logger": record.name,
+        entry = {"ts": format_at(int(record.created), int(record.msecs)), "level": record.levelname, "logger": record.name,
                  "msg": redact(record.getMessage())}
         context = {"request_id": _request_id.get(), "game_id": _game_id.get(), "seat": _seat.get(),
                    **_job_context()}
@@ -201,12 +200,6 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             entry["exc"] = redact(self.formatException(record.exc_info))
         return orjson.dumps(entry, default=str).decode()
-
-    def _timestamp(self, record: logging.LogRecord) -> str:
-        second = int(record.created)
-        if self._second[0] != second:
-            self._second = (second, time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(second)))
-        return f"{self._second[1]}.{int(record.msecs):03d}Z"
 
 
 class TextFormatter(logging.Formatter):

@@ -9,7 +9,7 @@ import orjson
 import pytest
 
 from events import codec as codec_module
-from events.codec import Codec, StoredEvent, normalize_at, now_at, pack, unpack, utc_now_iso
+from events.codec import Codec, StoredEvent, format_at, normalize_at, now_at, pack, unpack, utc_now_iso
 
 AT = "2026-11-30T03:04:05.123Z"
 
@@ -108,3 +108,10 @@ def test_now_reads_as_normalize_at_reads_its_text(monkeypatch):
         monkeypatch.setattr(time, "time_ns", lambda ns=ns: ns)
         iso, ms = now_at()
         assert normalize_at(iso) == (iso, ms) and ms == ns // 1_000_000
+
+
+def test_a_time_is_formatted_from_its_own_second_whatever_was_formatted_before():
+    """format_at keeps the last second's text (appends and log lines ask it many times a second)."""
+    assert format_at(1796007845, 7) == "2026-11-30T03:04:05.007Z"
+    assert format_at(1796007846, 999) == "2026-11-30T03:04:06.999Z"
+    assert format_at(1796007845, 120) == "2026-11-30T03:04:05.120Z"
