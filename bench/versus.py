@@ -52,10 +52,9 @@ def _compare(stacks: dict[str, Stack], clients: int, rounds: int, seconds: float
                      for this, base in zip(runs["this"].slices, runs["base"].slices)]
         for name, total in totals.items():
             cost = total.cpu.per_action_ms(total.actions)
-            posts = sorted(total.post_s)
+            p50, p99 = (1000 * figures.percentile(total.post_s, p) for p in (50, 99))
             print(f"{name}: {total.per_second:.0f} actions/s; CPU per action {sum(cost.values()):.2f} ms "
-                  f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 "
-                  f"{1000 * posts[len(posts) // 2]:.1f}/{1000 * posts[int(len(posts) * 0.99)]:.1f} ms")
+                  f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 {p50:.1f}/{p99:.1f} ms")
         print(f"throughput, this / base: {totals['this'].per_second / totals['base'].per_second:.3f}; "
               f"per round {figures.spread(per_round, '{:.2f}')}")
     finally:
