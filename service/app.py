@@ -10,8 +10,12 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from events.connection import connect
-from service import errors, observability
+from events.store import EventStore
+from service import errors, observability, shutdown
+from service.caps import Caps
 from service.config import Settings
+from service.http import read_body_in_time
+from service.hub import Hub
 from service.limits import init_limits
 from service.problems import PROBLEM_CONTENT_TYPE
 from service.schemas import Problem as ProblemSchema
@@ -62,6 +66,23 @@ class TalonApi(Api):
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
 
+HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket timeout is a bit longer
+
+
+def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
+    """The fan-out hub (one Redis read per match per process for every stream and long-poll) on a
+    client of its own, whose blocking reads may outlast the default socket timeout; and the caps on
+    the connections one address holds."""
+    talon: Talon = app.extensions["talon"]
+    blocking = connect(settings.events_redis_url or settings.redis_url, socket_timeout=HUB_BLOCK_S + 5,
+                       health_check_interval=30)
+    store = EventStore(blocking, prefix=settings.key_prefix, max_block_s=HUB_BLOCK_S)
+    hub = Hub(store, listener=talon.tables.extend, block_s=HUB_BLOCK_S)
+    shutdown.on_stop(hub.stop)
+    app.extensions["talon_hub"] = hub
+    app.extensions["talon_caps"] = Caps(client, f"{settings.key_prefix}:caps")
+
+
 def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = TalonFlask(__name__)
@@ -84,6 +105,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
                                     bot_delay_s=settings.bot_delay_s, events_client=events_client)
     app.extensions["talon_settings"] = settings
 
+    _init_live(app, settings, client)
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings, client)
     api = TalonApi(app)
@@ -95,6 +117,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     app.register_blueprint(web.blp)  # the browser client at / (not API: kept out of the spec)
     app.extensions["talon_api"] = api
 
+    app.before_request(read_body_in_time)
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():
