@@ -109,12 +109,13 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings, client)
     api = TalonApi(app)
-    from service.routes import docs, games, health, hints, ops, web
+    from service.routes import docs, games, health, hints, ops, rules, web
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)  # the browser client at / (not API: kept out of the spec)
+    app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
     app.before_request(read_body_in_time)
