@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from events import EventStore
+from events.store import EventStore
 from events.codec import Codec
 from games.fiftysix.options import pack_for
 from service import audit
