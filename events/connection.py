@@ -27,11 +27,25 @@ def is_cluster_url(url: str) -> bool:
     return url.startswith(CLUSTER_SCHEME) or "," in url
 
 
-def connect(url: str, **options) -> redis.Redis | RedisCluster:
-    """A client for `url`; `options` go to the client (e.g. health_check_interval)."""
+# How long a caller waits for a free connection of a bounded pool before it fails as if Redis were away.
+POOL_WAIT_S = 5.0
+
+
+def connect(url: str, pool_size: int | None = None, **options) -> redis.Redis | RedisCluster:
+    """A client for `url`; `options` go to the client (e.g. health_check_interval).
+
+    `pool_size`: at most this many connections at once (per node of a Cluster); on one Redis a caller
+    beyond them waits for a free one (up to POOL_WAIT_S). The API serves thousands of connections as
+    greenlets: without a bound, a burst of them would open as many Redis connections (redis-py's
+    default pool refuses past 100)."""
     if not is_cluster_url(url):
-        return redis.Redis.from_url(url, **options)
+        if pool_size is None:
+            return redis.Redis.from_url(url, **options)
+        pool = redis.BlockingConnectionPool.from_url(url, max_connections=pool_size, timeout=POOL_WAIT_S, **options)
+        return redis.Redis(connection_pool=pool)
     nodes, password, username = _cluster_nodes(url)
+    if pool_size is not None:
+        options["max_connections"] = pool_size
     return RedisCluster(startup_nodes=nodes, password=password, username=username, **options)
 
 

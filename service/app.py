@@ -67,6 +67,7 @@ class TalonApi(Api):
 
 
 HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket timeout is a bit longer
+HUB_MAX_READERS = 100_000  # matches with waiters in one process, each read on a connection of its own
 
 
 def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
@@ -74,8 +75,9 @@ def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
     client of its own, whose blocking reads may outlast the default socket timeout; and the caps on
     the connections one address holds."""
     talon: Talon = app.extensions["talon"]
-    blocking = connect(settings.events_redis_url or settings.redis_url, socket_timeout=HUB_BLOCK_S + 5,
-                       health_check_interval=30)
+    # Each match with local waiters keeps one connection blocked in a read: not the bounded request pool.
+    blocking = connect(settings.events_redis_url or settings.redis_url, max_connections=HUB_MAX_READERS,
+                       socket_timeout=HUB_BLOCK_S + 5, health_check_interval=30)
     store = EventStore(blocking, prefix=settings.key_prefix, max_block_s=HUB_BLOCK_S)
     hub = Hub(store, listener=talon.tables.extend, block_s=HUB_BLOCK_S)
     shutdown.on_stop(hub.stop)
@@ -98,8 +100,8 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
-    client = client or redis.Redis.from_url(settings.redis_url, health_check_interval=30)
-    events_client = connect(settings.events_redis_url, health_check_interval=30) \
+    client = client or connect(settings.redis_url, pool_size=settings.redis_pool_size, health_check_interval=30)
+    events_client = connect(settings.events_redis_url, pool_size=settings.redis_pool_size, health_check_interval=30) \
         if settings.events_redis_url else None
     app.extensions["talon"] = Talon(client, key_prefix=settings.key_prefix, queue_name=settings.queue_name,
                                     bot_delay_s=settings.bot_delay_s, events_client=events_client)
