@@ -82,14 +82,14 @@ def main(argv: list[str] | None = None) -> None:
         probe = Probe(open_stack.base_url)
         probe.start()
         try:
-            report = run(args, open_stack, idle_stack, crowd)
+            report = run(args, open_stack, idle_stack, crowd, probe)
         finally:
             probe.stop()
     report["probes"] = probe.summary()
     print_report(args, report, time.monotonic() - started)
 
 
-def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd) -> dict:
+def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: "Probe") -> dict:
     report: dict = {}
     print(f"creating {args.matches} matches of two humans ...", flush=True)
     lives = create_matches(open_stack.base_url, args.matches)
@@ -97,14 +97,17 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd) -> dict:
     per_match = max(1, args.connections // args.matches)
     print(f"opening {per_match * len(lives)} connections ({per_match} per match) ...", flush=True)
     opened_at = time.monotonic()
+    probe.phase = "opening"
     open_connections(crowd, lives, per_match)
     held = wait_held(crowd, lives)
     report["held"], report["open_s"] = held, time.monotonic() - opened_at
+    probe.phase = "held"
     time.sleep(3)
     report["rss_per_connection_kib"] = (api_rss(open_stack) - rss_before) / max(held, 1) / 1024
     report["rss_before_mib"] = rss_before / 2 ** 20
     print(f"held {held}; moves while they are open: {args.rounds} rounds of 1-s slices on each stack ...",
           flush=True)
+    probe.phase = "load"
     background = Mover(open_stack.base_url, lives, rate=5.0)
     background.start()
     targets = [load.Target.of(open_stack, label="open"), load.Target.of(idle_stack, label="idle")]
@@ -116,6 +119,7 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd) -> dict:
     report["held_after_load"] = count_held(crowd, lives)
     print(f"fan-out: {args.fanout_rate:g} moves a second in the live matches for {args.fanout_seconds:g} s ...",
           flush=True)
+    probe.phase = "fan-out"
     mover = Mover(open_stack.base_url, lives, rate=args.fanout_rate)
     mover.start()
     time.sleep(args.fanout_seconds)
@@ -124,6 +128,7 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd) -> dict:
     report["fanout"] = fanout(mover.acked, lives)
     report["fanout_polls"] = poll_wakeups(mover.acked, lives)
     print("closing them; one match with its spectators ...", flush=True)
+    probe.phase = "one match"
     crowd.close_all()
     time.sleep(6)
     report["one_match"] = one_match(open_stack.base_url, crowd, args.spectators)
@@ -203,11 +208,11 @@ class Mover(threading.Thread):
         super().__init__(daemon=True)
         self.base_url, self.lives, self.rate = base_url, list(lives), rate
         self.acked: list[Acked] = []
-        self._stop = threading.Event()
+        self._halt = threading.Event()
         random.Random(3).shuffle(self.lives)
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(30)
 
     def run(self) -> None:
@@ -215,7 +220,7 @@ class Mover(threading.Thread):
         rng = random.Random(5)
         next_at = time.monotonic()
         for live in itertools.cycle(self.lives):
-            if self._stop.is_set():
+            if self._halt.is_set():
                 break
             time.sleep(max(0.0, next_at - time.monotonic()))
             next_at += 1 / self.rate
@@ -289,12 +294,14 @@ class Probe(threading.Thread):
         super().__init__(daemon=True)
         self.base_url = base_url
         self.times: dict[str, list[float]] = {"/livez": [], "/readyz": []}
+        self.by_phase: dict[str, list[float]] = {}
+        self.phase = "set-up"
         self.failures = 0
-        self._stop = threading.Event()
+        self._halt = threading.Event()
 
     def run(self) -> None:
         conn = Connection(self.base_url)
-        while not self._stop.wait(0.25):
+        while not self._halt.wait(0.25):
             for path, times in self.times.items():
                 started = time.monotonic()
                 try:
@@ -302,16 +309,17 @@ class Probe(threading.Thread):
                 except OSError:
                     status = 0
                 times.append(time.monotonic() - started)
+                self.by_phase.setdefault(self.phase, []).append(times[-1])
                 self.failures += status != 200
         conn.close()
 
     def stop(self) -> None:
-        self._stop.set()
+        self._halt.set()
         self.join(10)
 
     def summary(self) -> dict:
         return {path: {"samples": len(t), **_quantiles(t)} for path, t in self.times.items()} | \
-            {"failures": self.failures}
+            {"failures": self.failures, "phases": {name: _quantiles(t) for name, t in self.by_phase.items()}}
 
 
 def api_rss(stack: Stack) -> int:
@@ -378,7 +386,8 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
         probe = probes[path]
         print(f"  {path}: p50 {probe['p50_ms']:.1f} ms, p99 {probe['p99_ms']:.1f} ms, max {probe['max_ms']:.1f} ms "
               f"over {probe['samples']} probes (target <= 100 ms)")
-    print(f"  probe failures: {probes['failures']}")
+    print(f"  probe failures: {probes['failures']}; by phase (both probes): " + "; ".join(
+        f"{name} p99 {q['p99_ms']:.1f} max {q['max_ms']:.1f} ms" for name, q in probes["phases"].items()))
 
 
 if __name__ == "__main__":

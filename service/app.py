@@ -12,6 +12,7 @@ from werkzeug.exceptions import HTTPException
 from events.connection import connect
 from events.store import EventStore
 from service import errors, observability, shutdown
+from service.admission import Admission
 from service.caps import Caps
 from service.config import Settings
 from service.http import read_body_in_time
@@ -120,6 +121,7 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
+    app.wsgi_app = Admission(app.wsgi_app, settings.admission_slots)
     app.before_request(read_body_in_time)
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)

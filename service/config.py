@@ -12,6 +12,7 @@ class Settings:
     # unset: the events live on redis_url with everything else.
     events_redis_url: str | None = None
     operator_token: str | None = None
+    admission_slots: int = 32         # requests one API process works on at once (service/admission.py)
     redis_pool_size: int = 64          # Redis connections one API process opens at most (requests wait for one)
     key_prefix: str = "talon"          # every Redis key of the event store starts with this
     queue_name: str = "talon"          # the rq queue for bot turns and scoring
@@ -38,6 +39,7 @@ class Settings:
             events_redis_url=env.get("EVENTS_REDIS_URL") or None,
             operator_token=env.get("OPERATOR_TOKEN") or None,
             redis_pool_size=int(env.get("TALON_REDIS_POOL_SIZE", cls.redis_pool_size)),
+            admission_slots=int(env.get("TALON_ADMISSION_SLOTS", cls.admission_slots)),
             key_prefix=env.get("TALON_KEY_PREFIX", cls.key_prefix),
             queue_name=env.get("TALON_QUEUE", cls.queue_name),
             bot_delay_s=float(env.get("TALON_BOT_DELAY_S", cls.bot_delay_s)),

@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from games import table as tables
 from games.errors import RuleError
-from service import cooperative, examples, stream
+from service import admission, cooperative, examples, stream
 from service.http import (arguments, bearer_token, caller, documented, hub, idempotency_key, if_match_versions,
                           hold_connection, is_operator_token, json_body, json_response, problems, settings, talon,
                           view_response)
@@ -107,7 +107,7 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
     its own, no thread), under the address's cap on waiting long-polls."""
     held = hold_connection("long-polls", settings().max_long_polls_per_address)
     try:
-        with hub().subscribe(game_id, version) as subscription:
+        with hub().subscribe(game_id, version) as subscription, admission.paused(request.environ):
             stop_watching = cooperative.watch_disconnect(request.environ, subscription.wake)
             try:
                 subscription.next_batch(seconds)

@@ -62,8 +62,16 @@ class Crowd:
 
     def __exit__(self, *exc) -> None:
         self.close_all()
+        asyncio.run_coroutine_threadsafe(self._cancel_all(), self._loop).result(10)
         self._loop.call_soon_threadsafe(self._loop.stop)
         self._thread.join(10)
+
+    @staticmethod
+    async def _cancel_all() -> None:
+        tasks = [t for t in asyncio.all_tasks() if t is not asyncio.current_task()]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
 
     def open(self, paths: Iterable[tuple[str, str]], headers: dict | None = None, timeout_s: float = 120,
              wait_head: bool = True) -> list[Stream]:
