@@ -92,6 +92,9 @@ def post_worker_init(worker):
 
     signal.signal(signal.SIGTERM, handle_exit)
     _raise_file_limit()
+    # gevent records, for every greenlet, the stack that spawned it (a dozen objects): kept for each of
+    # thousands of open connections, they were a tenth of what a full garbage collection had to walk.
+    gevent.config.track_greenlet_tree = False
     # The app is loaded: what exists now (modules, the app, schemas, the spec; ~66k objects) lives as long
     # as the process, and a full garbage collection that walks it took 30-80 ms here, a pause of every
     # thread of the worker that showed in the latency's tail. Frozen, the collector no longer walks it.

@@ -11,9 +11,10 @@ from werkzeug.exceptions import HTTPException
 
 from events.connection import connect
 from events.store import EventStore
-from service import errors, observability, shutdown
+from service import errors, observability, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
+from service.parking import Parking, ParkingMiddleware
 from service.config import Settings
 from service.http import read_body_in_time
 from service.hub import Hub
@@ -83,6 +84,8 @@ def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
     hub = Hub(store, listener=talon.tables.extend, block_s=HUB_BLOCK_S)
     shutdown.on_stop(hub.stop)
     app.extensions["talon_hub"] = hub
+    app.extensions["talon_parking"] = Parking(hub, talon.store, stream.render, stream.revoked, stream.TERMINAL,
+                                              settings.stream_keepalive_s)
     app.extensions["talon_caps"] = Caps(client, f"{settings.key_prefix}:caps")
 
 
@@ -121,7 +124,8 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
-    app.wsgi_app = Admission(app.wsgi_app, settings.admission_slots)
+    app.wsgi_app = ParkingMiddleware(Admission(app.wsgi_app, settings.admission_slots),
+                                     app.extensions["talon_parking"])
     app.before_request(read_body_in_time)
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)

@@ -51,4 +51,5 @@ class Settings:
             max_long_polls_per_address=int(env.get("TALON_MAX_LONG_POLLS_PER_ADDRESS",
                                                    cls.max_long_polls_per_address)),
             body_timeout_s=float(env.get("TALON_BODY_TIMEOUT_S", cls.body_timeout_s)),
+            stream_keepalive_s=float(env.get("TALON_STREAM_KEEPALIVE_S", cls.stream_keepalive_s)),
         )

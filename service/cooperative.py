@@ -62,25 +62,36 @@ def offload(work: Callable[..., T], *args: Any) -> T:
     return gevent.get_hub().threadpool.apply(work, args)
 
 
-def watch_disconnect(environ: dict, on_gone: Callable[[], None]) -> Callable[[], None]:
+def client_socket(environ: dict):
+    """The request's connection as gunicorn gives it (None under another server)."""
+    return environ.get("gunicorn.socket")
+
+
+def watch_disconnect(sock, on_gone: Callable[[], None]) -> Callable[[], None]:
     """Calls `on_gone()` once the client of this request closes its connection. Returns a function that
     stops watching (call it when the response ends). A client of an event stream or a long-poll sends
     nothing while it waits, so a readable socket means end of file (or a pipelined request: then the
-    watch just ends)."""
+    watch just ends).
+
+    While the socket stays quiet this is one watcher of the loop and no greenlet (thousands of idle
+    connections: every object a connection keeps is one more the garbage collector walks); a greenlet
+    looks at the socket only once it has become readable."""
     gevent = _gevent()
-    sock = environ.get("gunicorn.socket")
     if gevent is None or sock is None:
         return lambda: None
-    from gevent.socket import wait_read
+    watcher = gevent.get_hub().loop.io(sock.fileno(), 1)
 
-    def watch() -> None:
+    def check() -> None:
         try:
-            wait_read(sock.fileno())
             gone = sock.recv(1, socket.MSG_PEEK) == b""
         except Exception:  # noqa: BLE001 - a socket closed under the watch is a client gone as well
             gone = True
         if gone:
             on_gone()
 
-    watcher = gevent.spawn(watch)
-    return lambda: watcher.kill(block=False)
+    def readable() -> None:
+        watcher.stop()
+        gevent.spawn(check)
+
+    watcher.start(readable)
+    return watcher.close

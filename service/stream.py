@@ -24,16 +24,18 @@ import re
 import secrets
 import time
 from collections.abc import Iterator
+from dataclasses import dataclass
 
 import orjson
-from flask import Response, request, stream_with_context
+from flask import Response, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-from events.store import StoredEvent
+from events.store import EventStore, StoredEvent
 from games import table as tables
-from service import cooperative
+from service import cooperative, parking
 from service.http import Caller, hold_connection, hub, settings, talon
-from service.hub import HubStopped
+from service.config import Settings
+from service.hub import Hub, HubStopped
 from service.problems import Problem
 
 TICKET_SALT = "talon-stream-ticket"
@@ -105,32 +107,60 @@ def resume_point(query_value: int | None, header: str | None) -> int:
 
 def response(table: tables.Table, who: Caller, after: int) -> Response:
     """The event stream of `table`'s game for `who`, from the event after `after`. `table` is the one
-    the caller was authorized on: a reset of the caller's seat after its version ends the stream."""
+    the caller was authorized on: a reset of the caller's seat after its version ends the stream.
+
+    Under gunicorn's gevent worker the stream is parked once it has caught up (service/parking.py);
+    elsewhere (the Flask test client) it is a generator that waits on the hub itself."""
     held = hold_connection("streams", settings().max_streams_per_address)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-    response = Response(stream_with_context(_messages(table, who, after, request.environ)),
-                        mimetype="text/event-stream", headers=headers)
-    response.call_on_close(held.close)
-    return response
+    try:
+        caught_up, cursor, ended = _catch_up(talon().store, table, who, after)
+    except BaseException:
+        held.close()
+        raise
+    sock = cooperative.client_socket(request.environ)
+    if ended or sock is None or parking.gevent_loop() is None:
+        body = caught_up if ended else _following(caught_up, table, who, cursor, sock,
+                                                  Needs(talon().store, hub(), settings()))
+        response = Response(body, mimetype="text/event-stream", headers=headers)
+        response.call_on_close(held.close)
+        return response
+    request.environ[parking.PLAN] = parking.Plan(table.game_id, table.game, who.seat, who.operator, table.version,
+                                                 cursor, settings().stream_max_s, held.close)
+    return Response(caught_up, mimetype="text/event-stream", headers=headers)
 
 
-def _messages(table: tables.Table, who: Caller, after: int, environ: dict) -> Iterator[str]:
-    app, game = talon(), table.game
-    deadline, keepalive_s = time.monotonic() + settings().stream_max_s, settings().stream_keepalive_s
-    yield "retry: 1000\n\n"
-    while events := app.store.read(table.game_id, after=after, limit=CATCH_UP_PAGE):
+def _catch_up(store: EventStore, table: tables.Table, who: Caller, after: int) -> tuple[list[str], int, bool]:
+    """The messages of what follows `after` up to the newest event, the version they reach, and whether
+    the stream ends there (the match is finished, or the caller's seat was reset)."""
+    messages = ["retry: 1000\n\n"]
+    while events := store.read(table.game_id, after=after, limit=CATCH_UP_PAGE):
         for event in events:
-            if _revoked(event, who, table.version):
-                return
-            yield message(game, event, who)
+            if revoked(event, who.seat, table.version):
+                return messages, after, True
+            messages.append(message(table.game, event, who))
             after = event.version
         if TERMINAL.intersection(e.type for e in events):
-            return
-    if table.status == "finished" and after >= table.version:
-        return
-    with hub().subscribe(table.game_id, after) as subscription:
+            return messages, after, True
+    return messages, after, table.status == "finished" and after >= table.version
+
+
+@dataclass(frozen=True)
+class Needs:
+    """What a stream uses once its request has been answered (outside Flask's request context)."""
+    store: EventStore
+    hub: Hub
+    settings: Settings
+
+
+def _following(caught_up: list[str], table: tables.Table, who: Caller, after: int, sock, needs: Needs) -> Iterator[str]:
+    """The unparked stream: what it caught up with, then what the hub brings."""
+    yield from caught_up
+    deadline = time.monotonic() + needs.settings.stream_max_s
+    keepalive_s = needs.settings.stream_keepalive_s
+    with needs.hub.subscribe(table.game_id, after) as subscription:
         gone = []
-        stop_watching = cooperative.watch_disconnect(environ, lambda: (gone.append(True), subscription.wake()))
+        stop_watching = cooperative.watch_disconnect(sock, lambda: (gone.append(True), subscription.wake()))
         try:
             while not gone and (remaining := deadline - time.monotonic()) > 0:
                 try:
@@ -143,16 +173,21 @@ def _messages(table: tables.Table, who: Caller, after: int, environ: dict) -> It
                     yield ": keep-alive\n\n"
                     continue
                 for event in batch:
-                    if _revoked(event, who, table.version):
+                    if revoked(event, who.seat, table.version):
                         return
-                    yield message(game, event, who)
+                    yield message(table.game, event, who)
                 if TERMINAL.intersection(e.type for e in batch):
                     return
         finally:
             stop_watching()
 
 
-def _revoked(event: StoredEvent, who: Caller, authorized_at: int) -> bool:
+def render(game: str, event: StoredEvent, seat: int | None, operator: bool) -> bytes:
+    """A parked stream's message (service/parking.py)."""
+    return message(game, event, Caller(seat=seat, operator=operator)).encode()
+
+
+def revoked(event: StoredEvent, seat: int | None, authorized_at: int) -> bool:
     """An operator reset the caller's seat after the caller was authorized: its stream ends there."""
-    return event.type == "seat_reset" and who.seat is not None and event.version > authorized_at \
-        and event.data.get("seat") == who.seat
+    return event.type == "seat_reset" and seat is not None and event.version > authorized_at \
+        and event.data.get("seat") == seat

@@ -108,7 +108,8 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
     held = hold_connection("long-polls", settings().max_long_polls_per_address)
     try:
         with hub().subscribe(game_id, version) as subscription, admission.paused(request.environ):
-            stop_watching = cooperative.watch_disconnect(request.environ, subscription.wake)
+            stop_watching = cooperative.watch_disconnect(cooperative.client_socket(request.environ),
+                                                         subscription.wake)
             try:
                 subscription.next_batch(seconds)
             except HubStopped:

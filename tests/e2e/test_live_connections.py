@@ -49,12 +49,16 @@ def dealt_view(http: requests.Session, service, game_id: str, token: str) -> dic
 
 
 def move(http: requests.Session, service, game_id: str, tokens: list[str]) -> requests.Response:
-    """Plays the first legal action of the seat to act; the answer."""
-    for token in tokens:
-        view = dealt_view(http, service, game_id, token)
-        if view["legal_actions"]:
-            return http.post(service.url(f"/v1/games/{game_id}/actions"), headers=bearer(token),
-                             json=view["legal_actions"][0], timeout=10)
+    """Plays the first legal action of the seat to act (once the worker has dealt or scored); the answer."""
+    for _ in range(200):
+        for token in tokens:
+            view = dealt_view(http, service, game_id, token)
+            if view["legal_actions"]:
+                return http.post(service.url(f"/v1/games/{game_id}/actions"), headers=bearer(token),
+                                 json=view["legal_actions"][0], timeout=10)
+            if view["status"] == "finished":
+                raise AssertionError("the match is over")
+        time.sleep(0.05)
     raise AssertionError("no seat may act")
 
 
@@ -170,3 +174,47 @@ def closed_by_server(sock: socket.socket, timeout_s: float) -> bool:
         return True
     finally:
         sock.close()
+
+
+def test_parked_streams_end_on_a_seat_reset_and_after_the_match_and_send_heartbeats():
+    """The streams as gunicorn's gevent worker serves them (parked once caught up): the reset of a seat
+    ends that seat's stream with nothing after the reset; a spectator's stream ends after match_ended,
+    having had every event in order; while quiet, they carry heartbeats."""
+    with running_service(TALON_STREAM_KEEPALIVE_S="1", **FAST) as service, requests.Session() as http, \
+            Crowd(*host_port(service)) as crowd:
+        game_id, tokens = new_match(http, service)
+        dealt_view(http, service, game_id, tokens[0])
+        ticket = http.post(service.url(f"/v1/games/{game_id}/stream-tickets"), headers=bearer(tokens[1]),
+                           timeout=5).json()["ticket"]
+        seat, spectator = crowd.open([(f"/v1/games/{game_id}/stream?ticket={ticket}", address(0)),
+                                      (f"/v1/games/{game_id}/stream", address(1))])
+        time.sleep(2.5)
+        assert seat.heartbeats >= 1 and spectator.heartbeats >= 1
+        reset = http.post(service.url(f"/v1/ops/games/{game_id}/seats/1/reset"),
+                          headers=bearer(service.operator_token), timeout=5)
+        assert reset.status_code == 200
+        reset_at = reset.json()["version"]
+        new_token = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": "Nia", "seat": 1},
+                              timeout=5).json()["token"]
+        tokens[1] = new_token
+        deadline = time.monotonic() + 5
+        while not seat.ended:
+            assert time.monotonic() < deadline, "the reset seat's stream stayed open"
+            time.sleep(0.05)
+        assert seat.versions and max(seat.versions) <= reset_at
+        for _ in range(2000):
+            view = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
+            if view["status"] == "finished" or view["winner"] is not None:
+                break
+            if view["to_act"]:
+                move(http, service, game_id, tokens)
+            else:
+                time.sleep(0.02)
+        final = http.get(service.url(f"/v1/games/{game_id}"), timeout=5).json()
+        assert final["status"] == "finished"
+        deadline = time.monotonic() + 5
+        while not spectator.ended:
+            assert time.monotonic() < deadline, "the spectator's stream stayed open after match_ended"
+            time.sleep(0.05)
+        assert spectator.versions == list(range(1, final["version"] + 1))
+        assert spectator.events[-1][1] == "match_ended"
