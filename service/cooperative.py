@@ -54,6 +54,18 @@ def deadline(seconds: float) -> Iterator[None]:
         timeout.close()
 
 
+def spawn(work: Callable[..., Any], *args: Any, name: str = "") -> None:
+    """`work(*args)` in the background: a greenlet on gevent's loop (a thread object there would add a
+    few dozen objects for the garbage collector to walk, for each match with waiting clients), else a
+    daemon thread."""
+    gevent = _gevent()
+    if gevent is not None:
+        gevent.spawn(work, *args)
+    else:
+        import threading
+        threading.Thread(target=work, args=args, name=name or None, daemon=True).start()
+
+
 def offload(work: Callable[..., T], *args: Any) -> T:
     """`work(*args)` in a thread of gevent's pool (the loop serves others meanwhile), or inline."""
     gevent = _gevent()

@@ -7,9 +7,9 @@ loop of `XREAD BLOCK` on the match's stream from the newest version it has seen,
 RECENT_EVENTS of each match), and it wakes every subscriber of that match; each subscriber takes the
 events after its own cursor, from the kept ones or, if it is further behind, from the store.
 
-Nothing here knows HTTP or gevent: the hub uses `threading`, which gevent's monkey-patching turns into
-greenlets in the API's processes (deploy/gunicorn.conf.py), so a waiting client holds a greenlet and no
-OS thread; under the Flask test client the readers are real threads. It works the same on one Redis and
+Nothing here knows HTTP: the hub waits with `threading`'s primitives, which gevent's monkey-patching
+turns into greenlet ones in the API's processes (deploy/gunicorn.conf.py), and starts its readers with
+service/cooperative.py `spawn` (greenlets there; under the Flask test client, threads). It works the same on one Redis and
 on a Redis Cluster (each reader reads one key), and with any number of API instances (each has its own
 hub; Redis is the only thing they share).
 
@@ -27,6 +27,7 @@ from collections.abc import Callable, Sequence
 import redis
 
 from events.store import EventStore, HistoryChanged, StoredEvent
+from service import cooperative
 
 log = logging.getLogger("talon.hub")
 
@@ -132,7 +133,7 @@ class Hub:
             match.subscribers.add(subscription)
             match.idle_since = None
         if start:
-            threading.Thread(target=self._read, args=(match,), name=f"hub-{game_id}", daemon=True).start()
+            cooperative.spawn(self._read, match, name=f"hub-{game_id}")
         return subscription
 
     def stop(self) -> None:

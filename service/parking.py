@@ -58,7 +58,7 @@ def gevent_loop():
 class Parked:
     """One parked stream."""
     __slots__ = ("sock", "fd", "chunked", "lot", "seat", "operator", "authorized_at", "cursor", "deadline",
-                 "quiet_since", "pending", "closed", "on_close", "reader", "writer")
+                 "quiet_since", "pending", "closed", "on_close", "reader", "writer", "answer", "then_close")
 
     def __init__(self, sock, chunked: bool, seat: int | None, operator: bool, authorized_at: int, cursor: int,
                  deadline: float, on_close: Callable[[], None]):
@@ -71,6 +71,8 @@ class Parked:
         self.closed = False
         self.on_close = on_close
         self.reader = self.writer = None
+        self.answer: Callable[[], bytes] | None = None   # a parked long-poll: its answer, made when it is due
+        self.then_close = False                           # close once what is pending has been sent
 
 
 class _Lot:
@@ -118,9 +120,25 @@ class Parking:
             self._ticker = gevent.spawn(self._tick)
         self._join(stream, game_id, game)
 
+    def park_poll(self, client_sock, game_id: str, game: str, version: int, wait_s: float,
+                  answer: Callable[[], bytes], on_close: Callable[[], None]) -> None:
+        """Takes over a long-poll that waits past `version`: once the match has moved on, the wait is
+        over or the process stops, `answer()` (the whole HTTP response, made by running the request
+        again without its wait) is sent and the connection closed."""
+        gevent = gevent_loop()
+        sock = self._duplicate(client_sock)
+        poll = Parked(sock, False, None, False, 0, version, time.monotonic() + wait_s, on_close)
+        poll.answer = answer
+        poll.reader = gevent.get_hub().loop.io(poll.fd, 1)
+        poll.reader.start(self._readable, poll)
+        self._all.add(poll)
+        if self._ticker is None:
+            self._ticker = gevent.spawn(self._tick)
+        self._join(poll, game_id, game)
+
     def close_all(self) -> None:
         for stream in list(self._all):
-            self._close(stream, ended=True)
+            self._end(stream)
 
     # -- joining a match -----------------------------------------------------------------------------
 
@@ -129,6 +147,9 @@ class Parking:
         stream's cursor (read from the store: the check and the add are then done without a switch)."""
         while not stream.closed:
             lot = self._lots.get(game_id)
+            if lot is not None and lot.cursor > stream.cursor and stream.answer is not None:
+                self._respond(stream)   # the match moved on while the poll was being parked
+                return
             if lot is not None and lot.cursor > stream.cursor:
                 events = self.store.read(game_id, after=stream.cursor, limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor))
                 if not self._deliver(stream, game, events):
@@ -153,9 +174,12 @@ class Parking:
                     continue
                 lot.cursor = batch[-1].version
                 for stream in list(lot.streams):
-                    self._deliver(stream, lot.game, batch)
+                    if stream.answer is not None:
+                        gevent_loop().spawn(self._respond, stream)
+                    else:
+                        self._deliver(stream, lot.game, batch)
         for stream in list(lot.streams):
-            self._close(stream, ended=True)
+            self._end(stream)
         if self._lots.get(lot.game_id) is lot:
             del self._lots[lot.game_id]
 
@@ -197,7 +221,7 @@ class Parking:
         self._send(stream, data)
 
     def _send(self, stream: Parked, data: bytes) -> None:
-        if stream.closed:
+        if stream.closed or stream.pending is None:
             return
         stream.quiet_since = time.monotonic()
         if stream.pending:
@@ -205,6 +229,8 @@ class Parking:
         else:
             stream.pending = data
             self._flush(stream)
+        if stream.pending is None:
+            return
         if len(stream.pending) > MAX_PENDING:
             log.info("an event stream's client reads too slowly; dropped")
             self._close(stream)
@@ -213,6 +239,8 @@ class Parking:
             stream.writer.start(self._writable, stream)
 
     def _flush(self, stream: Parked) -> None:
+        if not stream.pending:
+            return
         try:
             sent = stream.sock.send(stream.pending)
         except BlockingIOError:
@@ -227,9 +255,11 @@ class Parking:
     def _writable(self, stream: Parked) -> None:
         """Loop callback: the socket can take more."""
         self._flush(stream)
-        if not stream.pending and stream.writer is not None:
+        if not stream.pending and stream.writer is not None and stream.pending is not None:
             stream.writer.stop()
             stream.writer = None
+            if stream.then_close:
+                self._close_soon(stream)
 
     def _readable(self, stream: Parked) -> None:
         """Loop callback: the client sent something, or closed its end (then it reads as end of file)."""
@@ -246,10 +276,43 @@ class Parking:
 
     # -- ending -------------------------------------------------------------------------------------------
 
+    def _end(self, stream: Parked) -> None:
+        """The server ends it: a stream gets its last chunk, a long-poll its answer."""
+        if stream.answer is not None:
+            self._respond(stream)
+        else:
+            self._close(stream, ended=True)
+
+    def _respond(self, poll: Parked) -> None:
+        """A parked long-poll's answer, sent; the connection closes once it is out."""
+        answer, poll.answer = poll.answer, None
+        if answer is None or poll.closed:
+            return
+        if poll.lot is not None:
+            poll.lot.streams.discard(poll)
+        try:
+            response = answer()
+        except Exception:  # noqa: BLE001 - the request's own errors are answered by the app; this is worse
+            log.warning("a parked long-poll could not be answered", exc_info=True)
+            self._close(poll)
+            return
+        self._send(poll, response)
+        if poll.pending:
+            poll.then_close = True
+        else:
+            self._close(poll)
+
     def _close_soon(self, stream: Parked) -> None:
         """From a loop callback, which must not block: the close (which releases the lease in Redis)
-        runs in a greenlet of its own."""
-        if not stream.closed:
+        runs in a greenlet of its own. The watchers stop at once: they fire as long as their condition
+        holds, and a socket at end of file stays readable."""
+        if stream.closed:
+            return
+        for watcher in (stream.reader, stream.writer):
+            if watcher is not None:
+                watcher.stop()
+        if stream.pending is not None:
+            stream.pending = None   # nothing more is sent to a socket that failed or whose client left
             gevent_loop().spawn(self._close, stream)
 
     def _close(self, stream: Parked, ended: bool = False) -> None:
@@ -268,8 +331,7 @@ class Parking:
                 watcher.stop()
                 watcher.close()
         stream.reader = stream.writer = None
-        if stream.pending:
-            self._flush(stream)   # the last events (a match's end) go out if the socket takes them now
+        self._flush(stream)       # the last events (a match's end) go out if the socket takes them now
         try:
             stream.sock.close()
         except OSError:
@@ -286,14 +348,19 @@ class Parking:
             now = time.monotonic()
             for stream in list(self._all):
                 if now >= stream.deadline:
-                    self._close(stream, ended=True)
-                elif now - stream.quiet_since >= self.keepalive_s:
+                    if stream.answer is not None:
+                        gevent.spawn(self._respond, stream)
+                    elif not stream.then_close:
+                        self._close(stream, ended=True)
+                elif stream.answer is None and now - stream.quiet_since >= self.keepalive_s:
                     self._write(stream, b": keep-alive\n\n")
 
 
 # -- the hand-over from the request -----------------------------------------------------------------
 
 PLAN = "talon.park"        # the environ key a route sets to have its response parked
+POLL = "talon.park-poll"   # ... to have its long-poll parked (and answered by running it again later)
+AGAIN = "talon.again"      # set on the request run again for a parked long-poll: answer, do not wait
 HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
 
 
@@ -307,6 +374,25 @@ class Plan:
         self.authorized_at, self.cursor, self.max_s, self.on_close = authorized_at, cursor, max_s, on_close
 
 
+class PollPlan:
+    """What a route asks to park for a long-poll: set as environ[POLL]; the response it returns is dropped."""
+    __slots__ = ("game_id", "game", "version", "wait_s", "on_close")
+
+    def __init__(self, game_id: str, game: str, version: int, wait_s: float, on_close: Callable[[], None]):
+        self.game_id, self.game, self.version, self.wait_s, self.on_close = game_id, game, version, wait_s, on_close
+
+
+# What a long-poll is run again with: the request's line and headers, not its body or connection.
+_AGAIN_KEYS = ("REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "SERVER_NAME", "SERVER_PORT",
+               "SERVER_PROTOCOL", "REMOTE_ADDR", "REMOTE_PORT", "CONTENT_TYPE", "wsgi.url_scheme", "wsgi.version",
+               "wsgi.multithread", "wsgi.multiprocess", "wsgi.run_once", "wsgi.errors")
+
+
+def can_park(environ: dict) -> bool:
+    """Whether this request may be parked: under gunicorn's gevent worker, not already run again."""
+    return AGAIN not in environ and environ.get("gunicorn.socket") is not None and gevent_loop() is not None
+
+
 class ParkingMiddleware:
     """WSGI middleware: a response whose route set environ[PLAN] is written to the client here and its
     stream parked; gunicorn is told it has been handled. Anything else passes through untouched."""
@@ -318,12 +404,14 @@ class ParkingMiddleware:
         captured: list = []
 
         def start(status, headers, exc_info=None):
-            if PLAN in environ:
+            if PLAN in environ or POLL in environ:
                 captured[:] = [status, headers]
                 return lambda data: None
             return start_response(status, headers, exc_info)
 
         body = self.app(environ, start)
+        if POLL in environ:
+            return self._park_poll(environ, body, environ[POLL]) if captured else body
         plan = environ.get(PLAN)
         if plan is None or not captured:
             return body
@@ -347,3 +435,34 @@ class ParkingMiddleware:
             plan.on_close()
             raise
         return ALREADY_HANDLED
+
+    def _park_poll(self, environ: dict, body, plan: PollPlan):
+        from gunicorn.workers.base_async import ALREADY_HANDLED
+        if hasattr(body, "close"):
+            body.close()
+        again = {key: environ[key] for key in _AGAIN_KEYS if key in environ}
+        again.update((key, value) for key, value in environ.items() if key.startswith("HTTP_"))
+        try:
+            self.parking.park_poll(environ["gunicorn.socket"], plan.game_id, plan.game, plan.version, plan.wait_s,
+                                   lambda: self._run_again(again), plan.on_close)
+        except BaseException:
+            plan.on_close()
+            raise
+        return ALREADY_HANDLED
+
+    def _run_again(self, environ: dict) -> bytes:
+        """The long-poll's request run again, to answer now: the whole HTTP response, to close after."""
+        import io
+        environ = {**environ, AGAIN: True, "wsgi.input": io.BytesIO()}
+        captured: list = []
+        body = self.app(environ, lambda status, headers, exc_info=None: captured.extend((status, headers)))
+        try:
+            payload = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        status, headers = captured
+        lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers
+                                         if name.lower() not in HOP_BY_HOP),
+                 f"Content-Length: {len(payload)}", "Connection: close"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload

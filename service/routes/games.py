@@ -8,7 +8,7 @@ from flask_smorest import Blueprint
 
 from games import table as tables
 from games.errors import RuleError
-from service import admission, cooperative, examples, stream
+from service import admission, cooperative, examples, parking, stream
 from service.http import (arguments, bearer_token, caller, documented, hub, idempotency_key, if_match_versions,
                           hold_connection, is_operator_token, json_body, json_response, problems, settings, talon,
                           view_response)
@@ -82,15 +82,27 @@ def get_game(game_id):
     query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = talon(), bearer_token()
     known = _if_none_match()
-    wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") else 0
+    again = parking.AGAIN in request.environ   # a parked long-poll answered now: no wait, the stored table
+    wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") and not again else 0
     table = _table_at(app, game_id, known) if wait else app.table(game_id)
     if wait and table.version == (known if known is not None else table.version):
         caller(table, token)  # a stranger is refused before the wait, not after it
+        if parking.can_park(request.environ):
+            return _park_poll(table, wait)
         table = _wait_past(app, game_id, table.version, wait)
     who = caller(table, token)  # as the table is now: a seat reset during the wait is no longer that seat
     if known is not None and known == table.version:
         return "", 304, {"ETag": f'"{table.version}"'}
     return view_response(table, who.seat)
+
+
+def _park_poll(table, wait: float):
+    """Under gunicorn's gevent worker the long-poll is parked (service/parking.py): the request ends
+    here, and it is run again without its wait once the match moves on or the wait is over, its answer
+    sent then. What is returned here is never sent."""
+    held = hold_connection("long-polls", settings().max_long_polls_per_address)
+    request.environ[parking.POLL] = parking.PollPlan(table.game_id, table.game, table.version, wait, held.close)
+    return "", 204
 
 
 def _table_at(app, game_id: str, version: int | None):

@@ -218,3 +218,24 @@ def test_parked_streams_end_on_a_seat_reset_and_after_the_match_and_send_heartbe
             time.sleep(0.05)
         assert spectator.versions == list(range(1, final["version"] + 1))
         assert spectator.events[-1][1] == "match_ended"
+
+
+def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over():
+    with running_service(**FAST) as service, requests.Session() as http:
+        game_id, tokens = new_match(http, service)
+        version = dealt_view(http, service, game_id, tokens[0])["version"]
+        unchanged = {"If-None-Match": f'"{version}"'}
+        started = time.monotonic()
+        idle = http.get(service.url(f"/v1/games/{game_id}?wait=1"), headers=unchanged, timeout=10)
+        assert idle.status_code == 304 and idle.headers["ETag"] == f'"{version}"'
+        assert 0.9 <= time.monotonic() - started < 5
+        with ThreadPoolExecutor(1) as pool:
+            waiting = pool.submit(lambda: http.get(service.url(f"/v1/games/{game_id}?wait=20"),
+                                                   headers={**unchanged, **bearer(tokens[1])}, timeout=30))
+            time.sleep(0.5)
+            moved = move(requests.Session(), service, game_id, tokens)
+            assert moved.status_code == 201
+            woken = waiting.result(10)
+        assert woken.status_code == 200 and woken.json()["version"] >= moved.json()["version"]
+        assert woken.json()["seat"] == 1 and woken.headers["ETag"] == f'"{woken.json()["version"]}"'
+        assert woken.headers["X-Request-ID"]
