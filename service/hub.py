@@ -6,9 +6,11 @@ pushed to (its callback runs as events arrive; parked streams and long-polls use
 service/parking.py). The hub keeps, per match with local waiters, the newest version it has read, that
 entry's hash, and the last RECENT_EVENTS events; a subscriber further behind reads the rest from the store.
 
-**Reading.** On one Redis, one reader per process reads every match with waiters in a single
+**Reading.** On one Redis, a reader reads up to MATCHES_PER_READER matches with waiters in a single
 `XREAD BLOCK` of all their streams; when a match is added while it blocks, it is woken with
-`CLIENT UNBLOCK` and reads again with the new stream among the others. On a Redis Cluster the streams of
+`CLIENT UNBLOCK` and reads again with the new stream among the others (a read of a few dozen streams is
+cheap to issue again; one of a thousand, issued again whenever a long-poll comes to a new match, took the
+CPU of the API and of Redis). A process has as many readers as its matches need. On a Redis Cluster the streams of
 different matches live in different slots and cannot be read together: there each match has a reader
 of its own. Either way there is at most one read per match per process, and each holds one connection
 of its own (a blocking read holds its connection for as long as it blocks). From the second read of a
@@ -42,7 +44,8 @@ RECENT_EVENTS = 256     # kept per match: a subscriber this far behind reads the
 LINGER_S = 5.0          # a match is read this long after its last waiter left
 RETRY_S = 1.0           # after a failed read (Redis away), a reader tries again after this
 CATCH_UP_PAGE = 500     # a subscriber behind the kept events reads them in pages of this many
-SHARED_BLOCK_S = 5.0    # the shared reader's longest block (bounds the wait of a match if an unblock is lost)
+SHARED_BLOCK_S = 5.0    # a shared reader's longest block (bounds the wait of a match if an unblock is lost)
+MATCHES_PER_READER = 64
 
 # (game id, events, the hash of the entry before the first of them as the store checked it, or None)
 EventsListener = Callable[[str, Sequence[StoredEvent], "str | None"], None]
@@ -149,20 +152,40 @@ class _Reader:
         self.client_id: int | None = None
         self.blocked = False
         self.added = threading.Event()
+        self.generation = 0          # bumped by every add
+        self.read_generation = 0     # the generation the current read's streams were taken at
+        self.waking = False
 
     def add(self, match: _Match) -> None:
         """(Under the hub's lock.) The match is read from the next read on: a blocked read is woken."""
         self.matches[match.game_id] = match
         match.reader = self
+        self.generation += 1
         self.added.set()
-        if self.blocked and self.client_id is not None:
-            cooperative.spawn(self._unblock, self.client_id)
+        if self.shared and not self.waking:
+            self.waking = True
+            cooperative.spawn(self._wake)
 
-    def _unblock(self, client_id: int) -> None:
+    def _wake(self) -> None:
+        """`CLIENT UNBLOCK`s the read until it has been issued again with the added streams. Once is not
+        always enough: the unblock may reach Redis just before the read it should end (the reader
+        checked a connection's health first, say), and then that read would block for its whole slice."""
+        deadline = time.monotonic() + 2 * SHARED_BLOCK_S
         try:
-            self.hub.store.client.client_unblock(client_id)
-        except redis.RedisError as exc:
-            log.warning("the hub's reader was not woken: %s", exc)
+            while time.monotonic() < deadline:
+                with self.hub.lock:
+                    if self.read_generation >= self.generation:
+                        return
+                    client_id = self.client_id if self.blocked else None
+                if client_id is not None:
+                    try:
+                        self.hub.store.client.client_unblock(client_id)
+                    except redis.RedisError as exc:
+                        log.warning("the hub's reader was not woken: %s", exc)
+                time.sleep(0.005)
+        finally:
+            with self.hub.lock:
+                self.waking = False
 
     def run(self) -> None:
         while True:
@@ -171,6 +194,7 @@ class _Reader:
                 if not positions and not self.shared:
                     return
                 self.added.clear()
+                self.read_generation = self.generation
                 self.blocked = bool(positions)
             if not positions:
                 if self.hub.stopped:
@@ -219,7 +243,7 @@ class Hub:
         self.lock = threading.Lock()
         self.stopped = False
         self._matches: dict[str, _Match] = {}
-        self._shared: _Reader | None = None
+        self._shared: list[_Reader] = []
         self._per_match = is_cluster(store.client)
 
     def subscribe(self, game_id: str, after: int) -> Subscription:
@@ -232,11 +256,19 @@ class Hub:
 
     def watch(self, game_id: str, after: int, on_events: Callable[[list[StoredEvent]], None],
               on_stop: Callable[[], None]) -> Watch:
-        """A place in the match's feed after version `after`, pushed to (see Watch)."""
+        """A place in the match's feed after version `after`, pushed to (see Watch). What the hub read of
+        the match past `after` before the watch began is pushed at once."""
         with self.lock:
             match = self._match(game_id, after)
             watch = Watch(self, match, on_events, on_stop)
             self._join(match, watch)
+            head = match.head
+            missed = [e for e in match.recent if e.version > after]
+        if head > after:
+            if not missed or missed[0].version != after + 1:
+                missed = self.store.read(game_id, after=after, limit=head - after)
+            if missed:
+                on_events(missed)
         return watch
 
     def stop(self) -> None:
@@ -270,10 +302,12 @@ class Hub:
                 reader.add(match)
                 cooperative.spawn(reader.run, name=f"hub-{game_id}")
             else:
-                if self._shared is None:
-                    self._shared = _Reader(self, shared=True)
-                    cooperative.spawn(self._shared.run, name="hub")
-                self._shared.add(match)
+                reader = next((r for r in self._shared if len(r.matches) < MATCHES_PER_READER), None)
+                if reader is None:
+                    reader = _Reader(self, shared=True)
+                    self._shared.append(reader)
+                    cooperative.spawn(reader.run, name=f"hub-{len(self._shared)}")
+                reader.add(match)
         return match
 
     @staticmethod

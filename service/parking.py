@@ -158,11 +158,17 @@ class Parking:
                 if not self._deliver(stream, game, events):
                     return
                 continue
+            stream.lot = lot
             if lot is None:
-                lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
+                # The stream is in its lot before the watch begins: the watch pushes at once what the
+                # hub read of the match past the stream's cursor.
+                lot = stream.lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
+                lot.streams.add(stream)
                 lot.watch = self.hub.watch(game_id, stream.cursor, lambda events, lot=lot: self._arrived(lot, events),
                                            lambda lot=lot: self._stopped(lot))
-            stream.lot = lot
+                if self._lots.get(game_id) is not lot:   # what the watch pushed at once ended the lot
+                    lot.watch.close()
+                return
             lot.streams.add(stream)
             return
 
@@ -188,7 +194,8 @@ class Parking:
         lot.streams.discard(stream)
         if not lot.streams and self._lots.get(lot.game_id) is lot:
             del self._lots[lot.game_id]
-            lot.watch.close()
+            if lot.watch is not None:
+                lot.watch.close()
 
     def _deliver(self, stream: Parked, game: str, events: list[StoredEvent]) -> bool:
         """Writes the events after the stream's cursor; False once the stream has ended."""
