@@ -8,7 +8,7 @@ from dataclasses import dataclass
 import orjson
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
-from marshmallow import ValidationError
+from marshmallow import RAISE, ValidationError
 
 from games import table as tables
 from service import observability
@@ -184,7 +184,11 @@ def load_body(union):
 
 def arguments(schema, location: str = "json") -> dict:
     """The request's arguments at `location` loaded by `schema`, as flask-smorest's `arguments` decorator
-    loads them (its webargs parser, so errors are the same 400 problems)."""
+    loads them (its webargs parser, so errors are the same 400 problems). A query parameter the route
+    does not take is refused (400), as the routes' decorators do (`unknown=RAISE`): a client still
+    sending a parameter of an earlier version learns it at once."""
+    if location == "query":
+        return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400, unknown=RAISE)
     return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400)
 
 

@@ -5,6 +5,7 @@ import re
 
 from flask import request
 from flask_smorest import Blueprint
+from marshmallow import RAISE
 
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
@@ -66,7 +67,7 @@ def create_game():
 
 @blp.route("", methods=["GET"])
 @blp.doc(operationId="listGames", security=PUBLIC)
-@blp.arguments(LobbyQuery(), location="query", error_status_code=400)
+@blp.arguments(LobbyQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, LobbySchema)
 @problems(blp, "invalid-request")
 def lobby(query):
@@ -95,7 +96,7 @@ IF_NONE_MATCH = {
 @blp.route("/<game_id>", methods=["GET"])
 @documented(
     blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR, parameters=[IF_NONE_MATCH]),
-    blp.arguments(GAME_QUERY, location="query", error_status_code=400),
+    blp.arguments(GAME_QUERY, location="query", error_status_code=400, unknown=RAISE),
     blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
                  description="The view: the seat's with its token, a spectator's without"),
     blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG))
@@ -242,7 +243,7 @@ def _act_on_held(app, game_id: str, action: dict):
 
 @blp.route("/<game_id>/events", methods=["GET"])
 @blp.doc(operationId="getEvents", security=[{}, {"seat": []}, {"operator": []}])
-@blp.arguments(EventsQuery(), location="query", error_status_code=400)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, ref("EventsPage"), description="A page of events, as the caller may see them")
 @problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
 def get_events(query, game_id):
@@ -288,7 +289,7 @@ def stream_ticket(game_id):
      "description": "Resume after this version: the `id:` of the last message the client received (browsers send it "
                     "by themselves when they reconnect). Without it (and without `last_event_id`) the stream starts "
                     "with the first event of the match; a value that is not a version is ignored."}])
-@blp.arguments(StreamQuery(), location="query", error_status_code=400)
+@blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
                           "one message)")

@@ -3,6 +3,7 @@ one game. Every one needs the operator token: none at all is 401, any other toke
 from __future__ import annotations
 
 from flask_smorest import Blueprint
+from marshmallow import RAISE
 
 from service import audit, cursors
 from service.http import Caller, json_response, problems, require_operator, talon, view_response
@@ -17,7 +18,7 @@ OPERATOR = [{"operator": []}]
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
 @blp.doc(operationId="getEventsAsOperator", security=OPERATOR)
-@blp.arguments(EventsQuery(), location="query", error_status_code=400)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, ref("EventsPage"), description="A page of events with every field, hidden data included")
 @problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
 def game_events(query, game_id):
@@ -36,7 +37,7 @@ def game_events(query, game_id):
 
 @blp.route("/feed", methods=["GET"])
 @blp.doc(operationId="getFeed", security=OPERATOR)
-@blp.arguments(FeedQuery(), location="query", error_status_code=400)
+@blp.arguments(FeedQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, Feed, description="A page of the feed")
 @problems(blp, "invalid-request", "unauthorized", "forbidden")
 def feed(query):

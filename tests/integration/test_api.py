@@ -425,3 +425,10 @@ def test_if_match_takes_a_list_of_entity_tags(client, store):
     assert store.version(game_id) == version
     version, listed = post(f'"1", "{version}"')
     assert listed.status_code == 201
+
+
+def test_a_query_parameter_the_route_does_not_take_is_refused(client):
+    body = assert_problem(client.get("/v1/games?offset=20"), 400)
+    assert body["errors"][0]["in"] == "query" and body["errors"][0]["field"] == "offset"
+    game_id, _ = start(client)
+    assert assert_problem(client.get(f"/v1/games/{game_id}/events?after=3"), 400)["errors"][0]["field"] == "after"
