@@ -15,7 +15,7 @@ from service.http import (arguments, bearer_token, caller, documented, idempoten
                           view_response)
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
-from service.schemas import (ACTION, CREATE_GAME, ClaimSeat, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
+from service.schemas import (ACTION, CREATE_GAME, ActionHeaders, ClaimSeat, StreamHeaders, ViewHeaders, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
                              StreamQuery, StreamTicket, plain_action, ref)
 from service.schemas.events import STREAM_MESSAGE
 from service.schemas import Lobby as LobbySchema
@@ -82,20 +82,13 @@ def lobby(query):
 
 
 GAME_QUERY = GameQuery()
-IF_NONE_MATCH = {
-    "in": "header", "name": "If-None-Match", "required": False, "schema": {"type": "string"},
-    "example": '"12"',
-    "description": 'The version the client holds, as the view\'s ETag gives it (`"12"`): 304 while the game is '
-                   'still there; with `wait`, the request waits until it moves on. A value that names no version '
-                   'is ignored.'}
-
-
 # The two routes of every move: documented by flask-smorest's decorators, without their wrappers
 # (service/http.py `documented`); each parses its arguments itself (a view GET mostly has none, and an
 # action mostly has a plain shape that needs no schema: service/schemas.py `plain_action`).
 @blp.route("/<game_id>", methods=["GET"])
 @documented(
-    blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR, parameters=[IF_NONE_MATCH]),
+    blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR),
+    blp.arguments(ViewHeaders(), location="headers"),
     blp.arguments(GAME_QUERY, location="query", error_status_code=400, unknown=RAISE),
     blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
                  description="The view: the seat's with its token, a spectator's without"),
@@ -172,12 +165,8 @@ def claim_seat(body, game_id):
 @action_limit
 @documented(
     blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
-        "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}}, parameters=[
-        {"in": "header", "name": "If-Match", "required": False,
-         "schema": {"type": "string", "pattern": r'^\s*(\*|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'},
-         "description": 'Act only if the game is still at this version, e.g. "12" (the view\'s ETag); otherwise 412'},
-        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
-         "required": False, "description": "Retrying with the same key and body returns the original result (200)"}]),
+        "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}}),
+    blp.arguments(ActionHeaders(), location="headers"),
     blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG),
     blp.alt_response(200, schema=ref("View"), headers=ETAG,
                      description="An idempotent replay (same Idempotency-Key and body): the action was already "
@@ -284,11 +273,8 @@ def stream_ticket(game_id):
 
 
 @blp.route("/<game_id>/stream", methods=["GET"])
-@blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR, parameters=[
-    {"in": "header", "name": "Last-Event-ID", "required": False, "schema": {"type": "string"}, "example": "42",
-     "description": "Resume after this version: the `id:` of the last message the client received (browsers send it "
-                    "by themselves when they reconnect). Without it (and without `last_event_id`) the stream starts "
-                    "with the first event of the match; a value that is not a version is ignored."}])
+@blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR)
+@documented(blp.arguments(StreamHeaders(), location="headers"))
 @blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "

@@ -12,10 +12,11 @@ from service.schemas.hints import HINT
 from service.schemas.lobby import Health, Lobby, StreamTicket
 from service.schemas.ops import AuditReport, Feed
 from service.schemas.problem import Problem
-from service.schemas.requests import (CREATE_GAME, ClaimSeat, EventsQuery, FeedQuery, GameQuery, LobbyQuery,
-                                      StreamQuery)
+from service.schemas.requests import (CREATE_GAME, ActionHeaders, ClaimSeat, EventsQuery, FeedQuery, GameQuery,
+                                      LobbyQuery, StreamHeaders, StreamQuery, ViewHeaders)
 from service.schemas.views import VIEW, SeatClaimed
 
 __all__ = ["ACTION", "ACTION_TYPES", "SUITS", "plain_action", "MAX_VERSION", "Plugin", "register", "ref", "EVENTS_PAGE", "HINT",
            "Health", "Lobby", "StreamTicket", "AuditReport", "Feed", "Problem", "CREATE_GAME", "ClaimSeat",
-           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed"]
+           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "ActionHeaders",
+           "StreamHeaders", "ViewHeaders"]

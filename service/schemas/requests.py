@@ -90,3 +90,32 @@ class StreamQuery(Schema):
                        "that cannot send it; if both are sent, this one counts). Without either, the stream starts "
                        "with the first event."})
 
+
+
+# -- request headers (documentation: service/http.py reads them) ----------------------------------------
+
+class ViewHeaders(Schema):
+    if_none_match = fields.String(data_key="If-None-Match", metadata={
+        "example": '"12"',
+        "description": "The version the client holds, as the view's ETag gives it (`\"12\"`): 304 while the game is "
+                       "still there; with `wait`, the request waits until it moves on. A value that names no "
+                       "version is ignored."})
+
+
+class ActionHeaders(Schema):
+    if_match = fields.String(data_key="If-Match", validate=validate.Regexp(
+        r'^\s*(\*|[0-9]{1,12}|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'), metadata={
+        "example": '"12"',
+        "description": "Act only if the game is still at this version, e.g. \"12\" (the view's ETag); otherwise 412 "
+                       "`version-mismatch`"})
+    idempotency_key = fields.String(data_key="Idempotency-Key", validate=validate.Regexp(r"^[A-Za-z0-9_.:-]{1,128}$"),
+                                    metadata={"description": "Retrying with the same key and body returns the "
+                                                             "original result (200) instead of acting twice"})
+
+
+class StreamHeaders(Schema):
+    last_event_id = fields.String(data_key="Last-Event-ID", metadata={
+        "example": "42",
+        "description": "Resume after this version: the `id:` of the last message the client received (browsers send "
+                       "it by themselves when they reconnect). Without it (and without `last_event_id`) the stream "
+                       "starts with the first event of the match; a value that is not a version is ignored."})
