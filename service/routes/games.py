@@ -88,7 +88,7 @@ GAME_QUERY = GameQuery()
 @blp.route("/<game_id>", methods=["GET"])
 @documented(
     blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR),
-    blp.arguments(ViewHeaders(), location="headers"),
+    blp.arguments(ViewHeaders(), location="headers", error_status_code=400),
     blp.arguments(GAME_QUERY, location="query", error_status_code=400, unknown=RAISE),
     blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
                  description="The view: the seat's with its token, a spectator's without"),
@@ -166,7 +166,7 @@ def claim_seat(body, game_id):
 @documented(
     blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
         "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}}),
-    blp.arguments(ActionHeaders(), location="headers"),
+    blp.arguments(ActionHeaders(), location="headers", error_status_code=400),
     blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG),
     blp.alt_response(200, schema=ref("View"), headers=ETAG,
                      description="An idempotent replay (same Idempotency-Key and body): the action was already "
@@ -274,7 +274,7 @@ def stream_ticket(game_id):
 
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR)
-@documented(blp.arguments(StreamHeaders(), location="headers"))
+@documented(blp.arguments(StreamHeaders(), location="headers", error_status_code=400))
 @blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "

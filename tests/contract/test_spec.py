@@ -58,3 +58,10 @@ def test_every_problem_the_code_raises_is_in_the_catalogue_with_its_status():
         for status, slug in PROBLEM_SITE.findall(source.read_text()):
             assert slug in TYPES, f"{source.relative_to(root)}: problem type {slug!r} is not in service/problems.py TYPES"
             assert TYPES[slug].status == int(status), f"{source.relative_to(root)}: {slug} is {TYPES[slug].status}"
+
+
+def test_the_changelog_describes_this_version_of_the_contract():
+    """docs/API_VERSIONING.md: every version of the contract has its CHANGELOG entry, the newest first."""
+    version = yaml.safe_load(SPEC.read_text())["info"]["version"]
+    newest = re.search(r"^## (\S+)", (SPEC.parent / "CHANGELOG.md").read_text(), re.MULTILINE)
+    assert newest and newest.group(1) == version, f"CHANGELOG.md has no entry for {version} at its top"
