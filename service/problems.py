@@ -33,13 +33,14 @@ TYPES: dict[str, ProblemType] = {
     "malformed-action": ProblemType(400, "Malformed action", "The action is none of this match's game (a `bid` in "
                                     "Sixty-Six), or has fields its type does not take there."),
     "unauthorized": ProblemType(401, "Unauthorized", "No token where one is needed, a header that is not "
-                                "`Authorization: Bearer <token>`, or a token nobody holds (a seat's revoked token, "
-                                "an invalid stream ticket). Comes with `WWW-Authenticate: Bearer`."),
+                                "`Authorization: Bearer <token>`, or, on a match's routes, a token nobody holds (a "
+                                "seat's revoked token, an invalid stream ticket). Comes with `WWW-Authenticate: "
+                                "Bearer`."),
     "ticket-expired": ProblemType(401, "Stream ticket expired", "The stream ticket is too old (or was used "
                                   "already): get a new one."),
-    "forbidden": ProblemType(403, "Forbidden", "The token is valid but may not do this: a seat token of another "
-                             "match, a spectator or the operator where a seat must act, anyone but the operator on "
-                             "operator routes and fields (`seed`, `decks`)."),
+    "forbidden": ProblemType(403, "Forbidden", "The token may not do this: a seat token of another match; a "
+                             "spectator or the operator where a seat must act; on the operator's routes and fields "
+                             "(`seed`, `decks`), any token but the operator's."),
     "unknown-game": ProblemType(404, "Unknown game", "There is no match with this id."),
     "not-found": ProblemType(404, "Not found", "There is no such route."),
     "method-not-allowed": ProblemType(405, "Method not allowed", "The route does not take this method; `Allow` lists "
