@@ -26,6 +26,7 @@ MATCHES = [
     ("smear", {"match_target": 5, "widow_size": 2}, 4),
 ]
 MAX_REQUESTS = 3000
+PREFIX = {"sixty-six": "SixtySix", "fifty-six": "FiftySix", "smear": "Smear"}
 
 
 @pytest.fixture(scope="module")
@@ -79,7 +80,7 @@ class Api:
 
 def _create_body(talon_client, game: str, options: dict, players: int):
     models = _module(talon_client, "models")
-    prefix = {"sixty-six": "SixtySix", "fifty-six": "FiftySix", "smear": "Smear"}[game]
+    prefix = PREFIX[game]
     seats = [models.SeatSpec(kind=models.SeatSpecKind.HUMAN)] + [
         models.SeatSpec(kind=models.SeatSpecKind.BOT, level=models.SeatSpecLevel.BASIC)] * (players - 1)
     body = getattr(models, f"Create{prefix}Game")
@@ -99,8 +100,11 @@ def play(talon_client, service, game: str, options: dict, players: int, rng: ran
     assert claimed.status_code == 201, claimed.content
     seat = talon_client.AuthenticatedClient(base_url=service.base_url, token=claimed.parsed.token,
                                             timeout=httpx.Timeout(30.0), httpx_args=hooks)
+    view_model = getattr(_module(talon_client, "models"), f"{PREFIX[game]}View")
     view, etag, actions, polls = claimed.parsed.view, None, 0, 0
     for _ in range(MAX_REQUESTS):
+        # Each answer parsed as the game's own view: a union member the models could not read would stay a dict.
+        assert isinstance(view, view_model), type(view)
         if str(view.status) == "finished":
             break
         if view.legal_actions:
@@ -136,7 +140,7 @@ def read_stream(talon_client, client, game: str, game_id: str) -> int:
     """The spectator's stream from the first event to `match_ended`, each message's data read as the
     spec says: an event of the game's event schema (parsed by the generated models)."""
     models = _module(talon_client, "models")
-    page = getattr(models, {"sixty-six": "SixtySix", "fifty-six": "FiftySix", "smear": "Smear"}[game] + "EventsPage")
+    page = getattr(models, PREFIX[game] + "EventsPage")
     count, message = 0, {}
     with client.get_httpx_client().stream("GET", f"/v1/games/{game_id}/stream") as response:
         assert response.status_code == 200 and response.headers["content-type"].startswith("text/event-stream")
@@ -151,6 +155,7 @@ def read_stream(talon_client, client, game: str, game_id: str) -> int:
                 data = json.loads(message["data"])
                 check_schema("Event", data, f"stream message {message.get('id')}")
                 event = page.from_dict({"game": game, "events": [data], "next_cursor": "", "has_more": False}).events[0]
+                assert type(event).__name__.endswith("Event"), type(event)  # a model of the catalogue, not a dict
                 assert message["id"] == str(event.version) and message["event"] == event.to_dict()["type"]
                 count += 1
                 if message["event"] == "match_ended":
