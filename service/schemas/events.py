@@ -66,12 +66,24 @@ def _catalogue() -> dict[str, dict[str, type[Model]]]:
 CATALOGUE = _catalogue()
 
 
+# Who sees what of an event (games/table.py event_view and each game's view.py); anything not named
+# here is the same for everyone.
+VISIBILITY = {
+    "match_created": "`seed` and `decks`: operators only",
+    "seat_claimed": "`token_hash`: operators only",
+    "dealt": "`hands`: each seat its own (others null); operators every hand and the undealt cards",
+    "drew": "`card`: the seat that drew it, and everyone for the face-up trump card",
+    "widow_taken": "`cards`: the bidder and operators; everyone else `count`",
+    "discarded": "`cards` and `trump`: the bidder and operators; everyone else `count`",
+}
+
+
 def _union_description(game: str) -> str:
-    rows = "\n".join(f"| `{kind}` | {prose(schema.__doc__).split(': ', 1)[1]} |"
+    rows = "\n".join(f"| `{kind}` | {prose(schema.__doc__).split(': ', 1)[1]} | {VISIBILITY.get(kind, 'everyone')} |"
                      for kind, schema in CATALOGUE[game].items())
     return (f"An event of a {game} match, told apart by `type`: the table's events (match_created, seat_claimed, "
-            "turn timers, seat resets, deal commitments) and the game's own. Each `data` schema says what the "
-            "caller sees of it.\n\n| type | what happened |\n|---|---|\n" + rows)
+            "turn timers, seat resets, deal commitments) and the game's own. Each `data` schema says in detail "
+            "what the caller sees of it.\n\n| type | what happened | who sees what |\n|---|---|---|\n" + rows)
 
 
 UNIONS = {game: Union(f"{GAMES[game][0]}Event", CATALOGUE[game], by="type", description=_union_description(game))
