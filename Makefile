@@ -24,15 +24,18 @@ run: $(VENV)/.installed
 
 ## test: the whole suite against a throwaway Redis server and real rq workers
 test: $(VENV)/.installed
+	@scripts/openapi-tools >/dev/null
 	@TALON_REDIS_SERVER="$$(scripts/redis-server-path)" TALON_CHROMIUM="$$(scripts/chromium-path)" $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## test-fast: only the pure rules engine tests (no I/O)
 test-fast: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
 
-## lint: unused imports and variables, undefined names (pyflakes); CI runs it before the suite
+## lint: pyflakes over the code and the tests; openapi.yaml through Redocly CLI (recommended, warnings as
+## errors), Spectral (spectral:oas) and the free-form schema count (pinned tools: scripts/openapi-tools)
 lint: $(VENV)/.installed
-	$(BIN)/python -m pyflakes app games events service workers bench tests
+	$(BIN)/python -m pyflakes app games events service workers bench tests scripts
+	@scripts/openapi-lint
 
 ## openapi: regenerate the committed openapi.yaml from the code
 openapi: $(VENV)/.installed

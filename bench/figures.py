@@ -100,14 +100,15 @@ class Client:
         return response.json()
 
     def operator_log(self, game_id: str) -> list[dict]:
-        events, after = [], 0
+        events, cursor = [], None
         for _ in range(1000):
-            response = self.http.get(self.url(f"/v1/ops/games/{game_id}/events"), params={"after": after, "limit": 500},
+            params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
+            response = self.http.get(self.url(f"/v1/ops/games/{game_id}/events"), params=params,
                                      headers=bearer(self.stack.operator_token), timeout=10)
             response.raise_for_status()
             page = response.json()
             events += page["events"]
-            after = page["next_after"]
+            cursor = page["next_cursor"]
             if not page["has_more"]:
                 return events
         raise RuntimeError("operator log did not end")

@@ -428,6 +428,22 @@ class EventStore:
         ids, total = pipe.execute()
         return [_text(game_id) for game_id in ids], total
 
+    def lobby_after(self, status: str, after: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
+        """Up to `count` (game id, creation ms) with this status, newest first, after the match at `after`
+        (its creation ms and id; None: from the newest). Matches created in the same millisecond come in
+        reverse order of their ids, as ZREVRANGE gives them, so a page boundary among them loses none."""
+        key = self._lobby_key(status)
+        if after is None:
+            rows = self.client.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
+            return [(_text(member), int(score)) for member, score in rows]
+        created, last_id = after
+        pipe = self.client.pipeline(transaction=False)
+        pipe.zrangebyscore(key, created, created)  # the same millisecond: a few at most
+        pipe.zrevrangebyscore(key, f"({created}", "-inf", start=0, num=count, withscores=True)
+        same, older = pipe.execute()
+        tied = sorted((m for m in map(_text, same) if m < last_id), reverse=True)
+        return ([(m, created) for m in tied] + [(_text(m), int(score)) for m, score in older])[:count]
+
     def feed(self, after: str = "0", count: int = 100) -> list[FeedEntry]:
         """Feed entries with a stream id greater than `after`, oldest first.
 

@@ -6,12 +6,11 @@ import types
 import redis
 from flask import Flask
 from flask_smorest import Api
-from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from events.connection import connect
 from events.store import EventStore
-from service import errors, observability, shutdown, stream
+from service import errors, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
 from service.parking import Parking, ParkingMiddleware
@@ -19,9 +18,9 @@ from service.config import Settings
 from service.http import read_body_in_time
 from service.hub import Hub
 from service.limits import init_limits
-from service.problems import PROBLEM_CONTENT_TYPE
-from service.schemas import Problem as ProblemSchema
 from service.usecases import Talon
+
+API_VERSION = "2.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
 API_DESCRIPTION = """\
 Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
@@ -35,7 +34,16 @@ to `POST /v1/games/{id}/actions` plays it. Bots and the end-of-round scoring run
 Follow the game live with `GET /v1/games/{id}/stream` (Server-Sent Events), or long-poll the view with
 `?wait=`.
 
-**Errors** are `application/problem+json` (RFC 9457). A rejected request changes nothing.
+**Errors** are `application/problem+json` (RFC 9457), each with a stable `type` URI; the `Problem` schema
+lists every type and when it happens. A rejected request changes nothing.
+
+**Lists** (the lobby, a match's events, the operators' feed) are read in pages: pass a page's `next_cursor`
+as `cursor` to read on; `has_more` says whether more follow already.
+
+**Rules** of every game, each option with its default and a worked example: `/rules/`.
+
+**Versions**: `info.version` follows the versioning policy in docs/API_VERSIONING.md; CHANGELOG.md lists
+every change.
 """
 
 
@@ -60,12 +68,9 @@ class TalonFlask(Flask):
 
 
 class TalonApi(Api):
-    """flask-smorest, with the default error response documented as problem+json."""
-
-    def _register_responses(self):
-        response = {"description": "Any other error, as problem details", "schema": ProblemSchema}
-        prepare_response(response, self.spec, PROBLEM_CONTENT_TYPE)
-        self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
+    """flask-smorest without its generic default error response: each route lists its own problems
+    (service/http.py `problems`)."""
+    DEFAULT_ERROR_RESPONSE_NAME = None
 
 
 HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket timeout is a bit longer
@@ -93,8 +98,10 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     settings = settings or Settings.from_env()
     app = TalonFlask(__name__)
     app.config.update(
-        API_TITLE="Talon", API_VERSION="1.0.0", OPENAPI_VERSION="3.0.3",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION},
+        API_TITLE="Talon", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
+        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "contact": {"name": "Talon maintainers"},
+                                   "license": {"name": "Proprietary: all rights reserved",
+                                               "identifier": "LicenseRef-Proprietary"}},
                           "servers": [{"url": "/", "description": "this server"}],
                           "components": {"securitySchemes": {
                               "seat": {"type": "http", "scheme": "bearer",
@@ -114,7 +121,8 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
     _init_live(app, settings, client)
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings, client)
-    api = TalonApi(app)
+    api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
+    schemas.register(api.spec)  # every schema and union as a component, before the routes
     from service.routes import docs, games, health, hints, ops, rules, web
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)

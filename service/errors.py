@@ -7,7 +7,7 @@ import redis
 from werkzeug.exceptions import HTTPException
 
 from events.store import VersionConflict
-from games.errors import ActionShapeError, NotYourTurn, OptionError, RuleError, StateConflict
+from games.errors import ActionShapeError, NotActive, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
 from service.problems import Problem, from_http_exception, problem_response
 from service.usecases import IdempotencyKeyReused, UnknownGame, VersionMismatch
 
@@ -30,16 +30,30 @@ def _shape(exc: ActionShapeError):
     return problem_response(Problem(400, "malformed-action", exc.detail))
 
 
-def _conflict(exc: StateConflict | NotYourTurn):
-    return problem_response(Problem(409, "conflict", exc.detail))
+def _not_your_turn(exc: NotYourTurn):
+    return problem_response(Problem(409, "not-your-turn", exc.detail))
+
+
+def _not_active(exc: StateConflict):
+    return problem_response(Problem(409, "match-not-active", exc.detail))
+
+
+def _seat_unavailable(exc: SeatUnavailable):
+    return problem_response(Problem(409, "seat-unavailable", exc.detail))
 
 
 def _rule(exc: RuleError):
     return problem_response(Problem(422, "rule-violation", str(exc), rule=exc.rule))
 
 
+# OptionError names an option, or one of the request's own fields.
+REQUEST_FIELDS = ("game", "seats", "decks", "seed")
+
+
 def _option(exc: OptionError):
-    return problem_response(Problem(422, "invalid-option", exc.detail, errors={exc.field: [exc.detail]}))
+    field = exc.field if exc.field in REQUEST_FIELDS else f"options.{exc.field}"
+    return problem_response(Problem(422, "invalid-option", exc.detail,
+                                    errors=[{"in": "body", "field": field, "detail": exc.detail}]))
 
 
 def _version_mismatch(exc: VersionMismatch):
@@ -70,7 +84,8 @@ def _unexpected(exc: Exception):
 
 
 HANDLERS = {
-    Problem: _problem, UnknownGame: _unknown_game, ActionShapeError: _shape, StateConflict: _conflict, NotYourTurn: _conflict,
+    Problem: _problem, UnknownGame: _unknown_game, ActionShapeError: _shape, NotYourTurn: _not_your_turn,
+    StateConflict: _not_active, NotActive: _not_active, SeatUnavailable: _seat_unavailable,
     RuleError: _rule, OptionError: _option, VersionMismatch: _version_mismatch,
     VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
     redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,

@@ -1,62 +1,19 @@
-"""Examples for the OpenAPI document, taken from a real Sixty-Six match."""
+"""Examples for the OpenAPI document: a Sixty-Six view, worked out by the pure engine from a fixed seed
+(the same every time), so the example always has the shape the code gives a view."""
+from __future__ import annotations
 
-VIEW = {'game_id': '5d1c0e7f9a2b4c3d',
- 'game': 'sixty-six',
- 'options': {'variant': '2p24',
-             'match_target': 7,
-             'dealer_rule': 'alternate',
-             'close_before_draw': True,
-             'meld_after_close': False,
-             'false_declaration': 'two_or_three',
-             'last_trick_rule': 'plus10',
-             'closed_scoring': 'final_totals',
-             'non_closer_may_exchange_at_close': False,
-             'min_stock_to_close': 0,
-             'min_stock_for_exchange': 0,
-             'schneider_threshold': 33,
-             'draw_bonus': False,
-             'first_dealer': 0},
- 'version': 4,
- 'status': 'active',
- 'seat': 0,
- 'players': [{'seat': 0, 'kind': 'human', 'name': 'Ana', 'level': None, 'team': None, 'claimed': True},
-             {'seat': 1,
-              'kind': 'bot',
-              'name': 'Bot 1 (basic)',
-              'level': 'basic',
-              'team': None,
-              'claimed': True}],
- 'to_act': [0],
- 'standing': [{'seats': [0], 'score': 0}, {'seats': [1], 'score': 0}],
- 'winner': None,
- 'round': {'number': 1,
-           'dealer': 0,
-           'phase': 'follow',
-           'leader': 1,
-           'to_act': [0],
-           'hand': ['JS', '9S', 'TH', 'KD', '9D', 'QC'],
-           'hand_sizes': [6, 5],
-           'trump': 'H',
-           'trump_card': 'KH',
-           'exchange_card': '9H',
-           'stock_size': 12,
-           'stock_open': True,
-           'closed': False,
-           'closer': None,
-           'tricks_at_close': None,
-           'trick': [{'seat': 1, 'card': 'JD'}],
-           'tricks': [],
-           'melds': [],
-           'turn_meld': None,
-           'card_points': [0, 0],
-           'meld_points': [0, 0],
-           'tricks_won': [0, 0],
-           'last_trick_bonus': True,
-           'declarer': None},
- 'last_result': None,
- 'legal_actions': [{'type': 'play', 'card': 'JS'},
-                   {'type': 'play', 'card': '9S'},
-                   {'type': 'play', 'card': 'TH'},
-                   {'type': 'play', 'card': 'KD'},
-                   {'type': 'play', 'card': '9D'},
-                   {'type': 'play', 'card': 'QC'}]}
+from games import table as tables
+
+
+def _view() -> dict:
+    events = tables.create("5d1c0e7f9a2b4c3d", "sixty-six", {"first_dealer": 1},
+                           [{"kind": "human"}, {"kind": "bot", "level": "basic"}], seed=7)
+    table = None
+    for event in events:
+        table = tables.evolve(table, event)
+    for event in tables.claim_seat(table, 0, "Ana", "0" * 64):
+        table = tables.evolve(table, event)
+    return tables.seat_view(table, 0)
+
+
+VIEW = _view()

@@ -8,13 +8,14 @@ from dataclasses import dataclass
 import orjson
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
+from marshmallow import RAISE, ValidationError
 
 from games import table as tables
 from service import cooperative, observability
 from service.caps import AtCapacity, Lease
 from service.config import Settings
 from service.hub import Hub
-from service.problems import PROBLEM_CONTENT_TYPE, Problem
+from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, invalid_request
 from service.schemas import Problem as ProblemSchema
 from service.usecases import Talon, UnknownGame, token_hash
 
@@ -169,7 +170,8 @@ def if_match_versions() -> frozenset[int] | None:
     if BARE_VERSION.fullmatch(raw):
         return frozenset({int(raw)})
     if not IF_MATCH_LIST.fullmatch(raw):
-        raise Problem(400, "bad-if-match", 'If-Match must list versions in quotes, e.g. "12"')
+        raise invalid_request([{"in": "header", "field": "If-Match",
+                                "detail": 'list versions in quotes, e.g. "12"'}])
     return frozenset(int(tag) for weak, tag in ENTITY_TAG.findall(raw)
                      if not weak and VERSION.fullmatch(tag))
 
@@ -177,7 +179,8 @@ def if_match_versions() -> frozenset[int] | None:
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
-        raise Problem(400, "bad-idempotency-key", "Idempotency-Key: 1 to 128 of A-Z a-z 0-9 _ . : -")
+        raise invalid_request([{"in": "header", "field": "Idempotency-Key",
+                                "detail": "1 to 128 of A-Z a-z 0-9 _ . : -"}])
     return key
 
 
@@ -202,7 +205,7 @@ def documented(*decorators):
 
 def json_body():
     """The request's JSON body as orjson reads it, or None when it is not JSON or does not parse (then
-    `arguments` reads it as webargs does, with its errors). Flask's own reader uses the json module."""
+    `load_body` says why). Flask's own reader uses the json module."""
     if not request.is_json:
         return None
     try:
@@ -211,29 +214,54 @@ def json_body():
         return None
 
 
+def load_body(union):
+    """The JSON body loaded as one member of `union` (a request body that is a union: an action, a new
+    match); 400 `invalid-request` with `errors` when it is not JSON or matches no member."""
+    if not request.is_json:
+        raise invalid_request([{"in": "header", "field": "Content-Type",
+                                "detail": "send the body as JSON, with Content-Type: application/json"}])
+    try:
+        body = orjson.loads(request.get_data(cache=True))
+    except orjson.JSONDecodeError as bad:
+        raise invalid_request([{"in": "body", "field": "", "detail": f"not valid JSON: {bad}"}]) from None
+    try:
+        return union.load(body)
+    except ValidationError as refused:
+        raise invalid_request(error_items(refused.messages, "body")) from None
+
+
 def arguments(schema, location: str = "json") -> dict:
     """The request's arguments at `location` loaded by `schema`, as flask-smorest's `arguments` decorator
-    loads them (its webargs parser, so errors are the same 400 problems)."""
+    loads them (its webargs parser, so errors are the same 400 problems). A query parameter the route
+    does not take is refused (400), as the routes' decorators do (`unknown=RAISE`): a client still
+    sending a parameter of an earlier version learns it at once."""
+    if location == "query":
+        return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400, unknown=RAISE)
     return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400)
 
 
-def problems(blp, *statuses: int):
-    """Document problem+json responses for these statuses on a route (without alt_response's wrappers:
-    ten statuses made ten calls deep on every request)."""
-    return documented(*(blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
-                                         description=PROBLEM_DESCRIPTIONS[status])
-                        for status in reversed(statuses)))  # documented as alt_response stacked them
+RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again",
+                               "schema": {"type": "integer", "minimum": 1}}}
+HEADERS = {401: {"WWW-Authenticate": {"description": "`Bearer realm=\"talon\"`", "schema": {"type": "string"}}},
+           429: RETRY_AFTER, 503: RETRY_AFTER}
+ALWAYS = ("internal-error", "unavailable")  # any route: an unexpected error, or storage out of reach
 
 
-PROBLEM_DESCRIPTIONS = {
-    400: "Malformed JSON, a body that does not match the schema, or an action of an unknown shape",
-    401: "No token, or an unknown token, where one is needed",
-    403: "A token for another game, or an operator-only field or route without the operator token",
-    404: "Unknown game",
-    409: "Not this seat's turn, game not active, seat taken, or Idempotency-Key reused with another body",
-    412: "If-Match does not match the current version",
-    413: "Request body too large",
-    422: "Well-formed, but the rules forbid it now (detail names the rule; legal_actions lists what is allowed)",
-    429: "Rate limited: retry after Retry-After seconds",
-    503: "Storage unreachable; retry after Retry-After seconds",
-}
+def problems(blp, *slugs: str):
+    """Document the problems a route answers with, one response per status listing the problem types
+    (service/problems.py TYPES) and when each happens, plus `default` for the errors any route may give
+    (500, 503). Documentation only, without alt_response's wrappers: ten statuses made ten calls deep
+    on every request."""
+    by_status: dict[int, list[str]] = {}
+    for slug in slugs:
+        by_status.setdefault(TYPES[slug].status, []).append(slug)
+    decorators = [blp.alt_response(status, schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
+                                   description=_described(found), headers=HEADERS.get(status))
+                  for status, found in sorted(by_status.items())]
+    decorators.append(blp.alt_response("default", schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
+                                       description=_described(ALWAYS), headers=RETRY_AFTER))
+    return documented(*reversed(decorators))  # documented as alt_response stacked them
+
+
+def _described(slugs) -> str:
+    return "\n".join(f"- `{slug}` ({TYPES[slug].status}): {TYPES[slug].when}" for slug in slugs)

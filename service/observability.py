@@ -263,8 +263,13 @@ blp = Blueprint("metrics", __name__, description="Prometheus metrics")
 
 
 @blp.route("/metrics", methods=["GET"])
+@blp.doc(operationId="metrics", security=[], responses={"default": {
+    "description": "Any error (500, 503), as problem details",
+    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}})
 @blp.response(200, {"type": "string"}, description="Prometheus metrics (text exposition format), aggregated over the API's "
                                 "worker processes; queue depth and failed jobs from rq", content_type="text/plain")
 def metrics():
-    """Prometheus metrics"""
+    """Prometheus metrics
+
+    The text exposition format, summed over the API's processes."""
     return Response(metrics_text(current_app.extensions.get("talon_metrics")), content_type=CONTENT_TYPE_LATEST)

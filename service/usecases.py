@@ -104,14 +104,23 @@ class Talon:
         events = self.store.read(game_id, after=after, limit=limit + 1)
         return events[:limit], len(events) > limit
 
-    def lobby(self, status: str, game: str | None, offset: int, limit: int) -> tuple[list[dict], int]:
-        """One page of the lobby. Filtering by game scans at most LOBBY_SCAN ids of that status."""
-        if game is None:
-            ids, total = self.store.lobby(status, offset, limit)
-            return [_lobby_entry(i, m) for i, m in zip(ids, self.store.metas(ids))], total
-        ids, _ = self.store.lobby(status, 0, LOBBY_SCAN)
-        matching = [(i, m) for i, m in zip(ids, self.store.metas(ids)) if m.get("game") == game]
-        return [_lobby_entry(i, m) for i, m in matching[offset:offset + limit]], len(matching)
+    def lobby_page(self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
+                   ) -> tuple[list[dict], tuple[int, str] | None, bool]:
+        """One page of the lobby after the match at `after` (creation ms, id; None: the newest): its
+        entries, where it ends, and whether more follow. Filtering by game scans at most LOBBY_SCAN ids
+        of that status per page; a page that stops there ends at the last id scanned."""
+        scanned = self.store.lobby_after(status, after, limit + 1 if game is None else LOBBY_SCAN)
+        entries, last = [], after
+        for (game_id, created), meta in zip(scanned, self.store.metas(i for i, _ in scanned)):
+            matches = game is None or meta.get("game") == game
+            if len(entries) == limit:
+                if matches:
+                    return entries, last, True
+                continue
+            last = (created, game_id)
+            if matches:
+                entries.append(_lobby_entry(game_id, meta))
+        return entries, last, game is not None and len(scanned) == LOBBY_SCAN
 
     # -- players' requests ------------------------------------------------------------------------
 

@@ -6,7 +6,7 @@ the frozen `Options` built from its output.
 | option                            | values                                                  | default |
 |-----------------------------------|---------------------------------------------------------|---------|
 | profile                           | sixty_six, schnapsen (sets the defaults marked S below)  | sixty_six |
-| variant                           | 2p24, 2p20 (S), 2p32, 3p, 4p                             | 2p24 |
+| variant                           | 2p24, 2p20 (S), 2p32, 3p, 4p                             | by seats |
 | three_player_mode                 | talon_with_dead_cards, pagat_no_talon (3p only)          | talon_with_dead_cards |
 | match_target                      | 1..1000                                                  | 7 |
 | dealer_rule                       | alternate, winner_deals, loser_deals                     | alternate |
@@ -25,6 +25,9 @@ the frozen `Options` built from its output.
 `profile: schnapsen` is the full Schnapsen rule set of RULES §2.12 (2p20 + meld_after_close +
 last_trick_wins_one_point + at_closing + min_stock_to_close=4 + close_before_draw=false). It only sets
 defaults: any option given explicitly beside it still wins.
+
+Without `variant`, the number of seats chooses it: 2p24 for two (2p20 with the schnapsen profile), 3p for
+three, 4p for four. A variant for another number of players is refused naming the ones that fit.
 """
 from __future__ import annotations
 
@@ -126,7 +129,7 @@ def normalize_options(options: dict | None, n_seats: int) -> dict:
             raise OptionError(name, f"unknown option {name!r}; one of {', '.join(sorted(OPTION_NAMES))}")
     profile = _choice("profile", raw.get("profile", "sixty_six"))
     defaults = dict(PROFILES[profile])
-    variant = _variant(raw.get("variant", defaults.pop("variant", "2p24")), n_seats)
+    variant = _variant(raw.get("variant", default_variant(defaults.pop("variant", None), n_seats)), n_seats)
     mode = _choice("three_player_mode", raw.get("three_player_mode", "talon_with_dead_cards"))
     if mode != "talon_with_dead_cards" and variant.name != "3p":
         raise OptionError("three_player_mode", "three_player_mode applies to the 3p variant only")
@@ -144,12 +147,30 @@ def _choice(name: str, value: object) -> str:
     return choice(name, value, CHOICES[name])
 
 
+# The variant a number of seats plays when none is given.
+SEAT_DEFAULTS = {2: "2p24", 3: "3p", 4: "4p"}
+
+
+def default_variant(profile_variant: str | None, n_seats: int) -> str:
+    """The variant when none is given: the profile's (schnapsen: 2p20) if it is for this many players,
+    else the one for the number of seats."""
+    if profile_variant is not None and VARIANTS[profile_variant].players == n_seats:
+        return profile_variant
+    if n_seats not in SEAT_DEFAULTS:
+        raise OptionError("seats", f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players, "
+                                   f"not {n_seats}")
+    return SEAT_DEFAULTS[n_seats]
+
+
 def _variant(value: object, n_seats: int) -> Variant:
     if value not in VARIANTS:
         raise OptionError("variant", f"unknown variant {value!r}; one of {', '.join(VARIANTS)}")
     variant = VARIANTS[value]
     if n_seats != variant.players:
-        raise OptionError("variant", f"variant {value} is for {variant.players} players, not {n_seats}")
+        fitting = [name for name, v in VARIANTS.items() if v.players == n_seats]
+        valid = f"for {n_seats} players: {', '.join(fitting)}" if fitting else \
+            f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players"
+        raise OptionError("variant", f"variant {value} is for {variant.players} players, not {n_seats}; {valid}")
     return variant
 
 

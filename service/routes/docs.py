@@ -19,8 +19,10 @@ DOCS_PAGE = """<!doctype html>
 
 
 def _assets_dir() -> Path:
-    import swagger_ui_bundle
-    return Path(swagger_ui_bundle.swagger_ui_path)
+    # Swagger UI 5 (the spec is OpenAPI 3.1, which Swagger UI 4 does not render), as the flask-swagger-ui
+    # package ships its files; only the two assets below are served from it.
+    import flask_swagger_ui
+    return Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
 
 @blp.route("/openapi.yaml")

@@ -5,80 +5,103 @@ import re
 
 from flask import request
 from flask_smorest import Blueprint
+from marshmallow import RAISE
 
 from games import table as tables
-from games.errors import RuleError
-from service import admission, cooperative, examples, parking, stream
-from service.http import (arguments, bearer_token, caller, documented, hub, idempotency_key, if_match_versions,
-                          hold_connection, is_operator_token, json_body, json_response, problems, settings, talon,
-                          view_response)
+from games.errors import NotActive, NotYourTurn, RuleError
+from service import admission, cooperative, cursors, examples, parking, stream
+from service.http import (arguments, bearer_token, caller, documented, hold_connection, hub, idempotency_key,
+                          if_match_versions, is_operator_token, json_body, json_response, load_body, problems,
+                          settings, talon, view_response)
 from service.hub import HubStopped
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
-from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
-                             LobbyQuery, SeatClaimed, StreamQuery, StreamTicket, View, plain_action)
+from service.schemas import (ACTION, CREATE_GAME, ActionHeaders, ClaimSeat, StreamHeaders, ViewHeaders, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
+                             StreamQuery, StreamTicket, plain_action, ref)
+from service.schemas.events import STREAM_MESSAGE
+from service.schemas import Lobby as LobbySchema
 
 # Request schemas are passed as instances: given a class, webargs builds a new schema on every request.
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
 
 
 
+SEAT = [{"seat": []}]
+SEAT_OR_SPECTATOR = [{}, {"seat": []}]
+PUBLIC: list = []
+ETAG = {"ETag": {"description": "The view's version, quoted (send it as If-None-Match or If-Match)",
+                 "schema": {"type": "string", "pattern": '^"[0-9]+"$'}}}
+LOCATION = {"Location": {"description": "The match's URL, /v1/games/{id}", "schema": {"type": "string"}}}
+CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
+                  "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+
+
 @blp.route("", methods=["POST"])
 @create_limit
-@blp.doc(operationId="createGame", responses={201: {"links": {
-    "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"},
-                "description": "The match's view"},
-    "ClaimSeat": {"operationId": "claimSeat", "parameters": {"game_id": "$response.body#/game_id"},
-                  "description": "Take a seat in this match"},
-    "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
-                  "description": "The match's event log"}}}})
-@blp.arguments(CreateGame(), error_status_code=400, example={
-    "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
-@blp.response(201, View, description="The match as a spectator sees it; `Location` is its URL")
-@problems(blp, 400, 403, 413, 422, 429)
-def create_game(body):
+@documented(
+    blp.doc(operationId="createGame", security=[{}, {"operator": []}], requestBody={
+        "required": True, "content": {"application/json": {"schema": ref("CreateGame"), "example": CREATE_EXAMPLE}}},
+        responses={201: {"links": {
+            "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"},
+                        "description": "The match's view"},
+            "ClaimSeat": {"operationId": "claimSeat", "parameters": {"game_id": "$response.body#/game_id"},
+                          "description": "Take a seat in this match"},
+            "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
+                          "description": "The match's event log"}}}}),
+    blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG}))
+@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests")
+def create_game():
     """Create a match
 
-    The number of seats is the number of players. Operators may add `seed` (reproducible shuffles)
-    or `decks` (exact deck orders for successive deals)."""
+    The number of seats is the number of players. Without a token anyone may create a match; `seed`
+    (reproducible shuffles) and `decks` (exact deck orders for successive deals) need the operator token
+    (403 `forbidden` without it). Options the game does not know, or values out of their range, are
+    refused with 400 `invalid-request`; options that do not fit together (a variant for another number of
+    players) with 422 `invalid-option`, naming the valid values."""
+    body = load_body(CREATE_GAME)
     if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
-    table = talon().create_match(body["game"], body["options"], body["seats"], body.get("seed"), body.get("decks"))
+    table = talon().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
+                                 body.get("decks"))
     return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
 
 
 @blp.route("", methods=["GET"])
-@blp.arguments(LobbyQuery(), location="query", error_status_code=400)
-@blp.response(200, Lobby)
-@problems(blp, 400)
+@blp.doc(operationId="listGames", security=PUBLIC)
+@blp.arguments(LobbyQuery(), location="query", error_status_code=400, unknown=RAISE)
+@blp.response(200, LobbySchema)
+@problems(blp, "invalid-request")
 def lobby(query):
     """List matches (lobby)
 
-    Open matches (`status=waiting`, the default), running ones (`active`) or `finished`, newest first."""
-    entries, total = talon().lobby(query["status"], query.get("game"), query["offset"], query["limit"])
-    return json_response({"games": entries, "total": total, "offset": query["offset"], "limit": query["limit"]})
+    Open matches (`status=waiting`, the default), running ones (`active`) or `finished`, newest first,
+    a page at a time: pass the page's `next_cursor` as `cursor` for the next one."""
+    after = cursors.read(query.get("cursor"), cursors.LOBBY, query["status"])
+    entries, last, has_more = talon().lobby_page(query["status"], query.get("game"), after, query["limit"])
+    return json_response({"games": entries, "next_cursor": cursors.lobby(query["status"], last),
+                          "has_more": has_more})
 
 
-GAME_QUERY, ACTION = GameQuery(), Action()
-
-
+GAME_QUERY = GameQuery()
 # The two routes of every move: documented by flask-smorest's decorators, without their wrappers
 # (service/http.py `documented`); each parses its arguments itself (a view GET mostly has none, and an
 # action mostly has a plain shape that needs no schema: service/schemas.py `plain_action`).
 @blp.route("/<game_id>", methods=["GET"])
 @documented(
-    blp.doc(operationId="getGame"),
-    blp.doc(security=[{}, {"seat": []}]),
-    blp.arguments(GAME_QUERY, location="query", error_status_code=400),
-    blp.response(200, View, example=examples.VIEW,
-                 headers={"ETag": {"description": "The version, quoted", "schema": {"type": "string"}}}),
-    blp.alt_response(304, description="Not modified (If-None-Match matches the version)"))
-@problems(blp, 400, 401, 403, 404)
+    blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR),
+    blp.arguments(ViewHeaders(), location="headers", error_status_code=400),
+    blp.arguments(GAME_QUERY, location="query", error_status_code=400, unknown=RAISE),
+    blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
+                 description="The view: the seat's with its token, a spectator's without"),
+    blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG))
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-connections")
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
 
-    `If-None-Match: "<version>"` gives 304 while nothing changed; with `?wait=<seconds>` the request
-    waits (long-polls) until the version moves past that one."""
+    `If-None-Match: "<version>"` (the ETag of the view the client holds) gives 304 while nothing changed.
+    With `?wait=<seconds>` as well, the request waits (long-polls) until the version moves past that one,
+    and answers at once when it already has: a client whose turn it is gets its view without waiting.
+    Without If-None-Match, `wait` waits for the next event from now."""
     query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = talon(), bearer_token()
     known = _if_none_match()
@@ -148,17 +171,16 @@ def _held_for(app, game_id: str, token: str | None, required: bool = False):
 
 @blp.route("/<game_id>/players", methods=["POST"])
 @join_limit
-@blp.doc(operationId="claimSeat", responses={201: {"links": {
+@blp.doc(operationId="claimSeat", security=PUBLIC, responses={201: {"links": {
     "GetSeatView": {"operationId": "getGame", "parameters": {
         "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
         "description": "The seat's own view, with its token"},
     "PostAction": {"operationId": "postAction", "parameters": {
         "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
         "description": "Act with the seat's token"}}}})
-
 @blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
-@blp.response(201, SeatClaimed)
-@problems(blp, 400, 404, 409, 413, 429)
+@blp.response(201, SeatClaimed, headers=LOCATION, description="Your seat, its token and its view")
+@problems(blp, "invalid-request", "unknown-game", "seat-unavailable", "request-timeout", "payload-too-large", "too-many-requests")
 def claim_seat(body, game_id):
     """Claim an open human seat
 
@@ -172,20 +194,31 @@ def claim_seat(body, game_id):
 @blp.route("/<game_id>/actions", methods=["POST"])
 @action_limit
 @documented(
-    blp.doc(operationId="postAction"),
-    blp.doc(security=[{"seat": []}], parameters=[
-        {"in": "header", "name": "If-Match", "required": False,
-         "schema": {"type": "string", "pattern": r'^\s*(\*|(W/)?"[^"]*"(\s*,\s*(W/)?"[^"]*")*)\s*$'},
-         "description": 'Act only if the game is still at this version, e.g. "12" (the view\'s ETag); otherwise 412'},
-        {"in": "header", "name": "Idempotency-Key", "schema": {"type": "string", "pattern": "^[A-Za-z0-9_.:-]{1,128}$"},
-         "required": False, "description": "Retrying with the same key and body returns the original result (200)"}]),
-    blp.arguments(ACTION, error_status_code=400, example={"type": "play", "card": "TS"}),
-    blp.response(201, View, description="Accepted: the seat's new view", example=examples.VIEW),
-    blp.alt_response(200, schema=View, description="An idempotent replay: the action was already accepted"))
-@problems(blp, 400, 401, 403, 404, 409, 412, 413, 422, 429)
+    blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
+        "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}}),
+    blp.arguments(ActionHeaders(), location="headers", error_status_code=400),
+    blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG),
+    blp.alt_response(200, schema=ref("View"), headers=ETAG,
+                     description="An idempotent replay (same Idempotency-Key and body): the action was already "
+                                 "accepted; the seat's view now"))
+@problems(blp, "invalid-request", "malformed-action", "unauthorized", "forbidden", "unknown-game", "not-your-turn",
+          "match-not-active", "busy", "idempotency-key-reused", "version-mismatch", "request-timeout", "payload-too-large",
+          "rule-violation", "too-many-requests")
 def post_action(game_id):
-    """Play one action, exactly as listed in the view's `legal_actions`"""
-    action = plain_action(json_body()) or arguments(ACTION)
+    """Play one action, exactly as listed in the view's `legal_actions`
+
+    With the seat's token. Any one of the view's `legal_actions` may be posted as it is. A move the
+    rules forbid gets 422 with the rule and what the seat may do instead; a move when it is not the
+    seat's turn 409 `not-your-turn` with the game's `current_version`."""
+    try:
+        return _post_action(game_id)
+    except (NotYourTurn, NotActive) as refused:
+        slug = "not-your-turn" if isinstance(refused, NotYourTurn) else "match-not-active"
+        raise Problem(409, slug, refused.detail, current_version=talon().table(game_id).version) from None
+
+
+def _post_action(game_id: str):
+    action = plain_action(json_body()) or load_body(ACTION)
     app = talon()
     outcome, seat = _act_on_held(app, game_id, action)
     if outcome is not None:
@@ -228,31 +261,40 @@ def _act_on_held(app, game_id: str, action: dict):
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
-@blp.doc(operationId="getEvents")
-@blp.doc(security=[{}, {"seat": []}, {"operator": []}])
-@blp.arguments(EventsQuery(), location="query", error_status_code=400)
-@blp.response(200, EventsPage)
-@problems(blp, 400, 401, 403, 404)
+@blp.doc(operationId="getEvents", security=[{}, {"seat": []}, {"operator": []}])
+@blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
+@blp.response(200, ref("EventsPage"), description="A page of events, as the caller may see them")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
 def get_events(query, game_id):
-    """The event log, oldest first, as the caller may see it (operators see everything)"""
+    """The event log, oldest first, as the caller may see it
+
+    A seat sees its own hidden cards, a spectator none, the operator everything (each event's data
+    schema says which fields depend on who asks). A page at a time: pass `next_cursor` as `cursor`."""
     app = talon()
     table = app.table(game_id)
     who = caller(table, bearer_token())
-    events, has_more = app.events_page(game_id, query["after"], query["limit"])
-    shown = [stream.visible(table.game, e, who) for e in events]
-    next_after = events[-1].version if events else query["after"]
-    return json_response({"events": shown, "next_after": next_after, "has_more": has_more})
+    after = cursors.read(query.get("cursor"), cursors.EVENTS, game_id)
+    events, has_more = app.events_page(game_id, after, query["limit"])
+    return json_response(event_page(table, [stream.visible(table.game, e, who) for e in events], after, has_more))
+
+
+def event_page(table, shown: list[dict], after: int, has_more: bool) -> dict:
+    """An EventsPage: the events shown and the cursor after the last of them."""
+    last = shown[-1]["version"] if shown else after
+    return {"game": table.game, "events": shown, "next_cursor": cursors.events(table.game_id, last),
+            "has_more": has_more}
 
 
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
-@blp.doc(security=[{"seat": []}])
-@blp.response(201, StreamTicket)
-@problems(blp, 401, 403, 404)
+@blp.doc(operationId="createStreamTicket", security=SEAT)
+@blp.response(201, StreamTicket, description="A ticket for one stream of this game")
+@problems(blp, "unauthorized", "forbidden", "unknown-game")
 def stream_ticket(game_id):
     """A short-lived ticket for the event stream
 
     Browsers cannot send `Authorization` on `EventSource`: get a ticket here with the seat token and
-    open `/v1/games/{id}/stream?ticket=...` instead. The ticket expires after a minute."""
+    open `/v1/games/{id}/stream?ticket=...` instead. A ticket opens one stream, and only within a minute
+    (`expires_in`)."""
     table = talon().table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
@@ -261,15 +303,25 @@ def stream_ticket(game_id):
 
 
 @blp.route("/<game_id>/stream", methods=["GET"])
-@blp.doc(security=[{}, {"seat": []}], parameters=[
-    {"in": "header", "name": "Last-Event-ID", "schema": {"type": "string"}, "required": False,
-     "description": "Resume after this version"}])
-@blp.arguments(StreamQuery(), location="query", error_status_code=400)
-@blp.response(200, description="`text/event-stream`: one message per event (`id:` = version, `event:` = type, "
-                               "`data:` = the event as the caller may see it)", content_type="text/event-stream")
-@problems(blp, 400, 401, 403, 404)
+@blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR)
+@documented(blp.arguments(StreamHeaders(), location="headers", error_status_code=400))
+@blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
+@blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
+              description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
+                          "one message)")
+@problems(blp, "invalid-request", "unauthorized", "ticket-expired", "ticket-used", "ticket-revoked", "forbidden",
+          "unknown-game", "too-many-connections")
 def get_stream(query, game_id):
-    """Server-Sent Events, resumable with `Last-Event-ID`"""
+    """The match's events live, as Server-Sent Events
+
+    Each message is one event: `id:` its version, `event:` its type, `data:` the event as JSON, exactly
+    as an item of `GET /v1/games/{id}/events` (the game's event schema, e.g. `SixtySixEvent`). A seat
+    authenticates with `Authorization: Bearer <token>` or with `?ticket=` (one stream per ticket,
+    within a minute); without either, the spectator's stream. The stream replays from the first event,
+    or after `Last-Event-ID` (or `last_event_id`), then follows live; lines starting with `:` are
+    heartbeats (SSE comments) to ignore. It ends after the events that finish the match (`match_ended`,
+    `match_abandoned`); a client that reconnects with its Last-Event-ID misses nothing. Too many open
+    streams or long-polls from one address get 429 with `Retry-After`."""
     table = talon().table(game_id)
     if "ticket" in query:
         who = stream.redeem_ticket(query["ticket"], table)

@@ -12,17 +12,24 @@ blp = Blueprint("health", __name__, description="Probes")
 
 
 @blp.route("/livez", methods=["GET"])
-@blp.response(200, Health)
+@blp.doc(operationId="livez", security=[])
+@blp.response(200, Health, description="The process is up")
+@problems(blp)
 def livez():
-    """The process is up"""
+    """Liveness: the process is up
+
+    For load balancers and Kubernetes' liveness probe; asks nothing of Redis."""
     return json_response({"status": "ok"})
 
 
 @blp.route("/readyz", methods=["GET"])
-@blp.response(200, Health)
-@problems(blp, 503)
+@blp.doc(operationId="readyz", security=[])
+@blp.response(200, Health, description="Ready: Redis answers")
+@problems(blp, "unavailable")
 def readyz():
-    """Ready to serve: Redis answers"""
+    """Readiness: Redis answers
+
+    For Kubernetes' readiness probe: 503 `unavailable` while Redis is out of reach."""
     try:
         talon().redis.ping()
     except redis.RedisError:

@@ -14,7 +14,7 @@ from games import table as tables
 from service import cooperative
 from service.http import bearer_token, caller, json_response, problems, talon
 from service.problems import Problem
-from service.schemas import Hint
+from service.schemas import ref
 
 blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for a seat's decision")
 
@@ -29,14 +29,15 @@ def _search(view: dict, seed: str):
 
 
 @blp.route("/<game_id>/hint", methods=["GET"])
-@blp.doc(security=[{"seat": []}])
-@blp.response(200, Hint)
-@problems(blp, 401, 403, 404, 409)
+@blp.doc(operationId="getHint", security=[{"seat": []}])
+@blp.response(200, ref("Hint"), description="The suggestion, and the value of every legal action")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "not-your-turn")
 def get_hint(game_id):
     """The expert's suggestion for the seat's current decision
 
     With the expert's estimate for each legal action (higher is better; what the number means in
-    each game is in `values[].value`). Within 0.3 s. 409 when the game does not wait for this seat."""
+    each game is in `values[].value`). Within 0.3 s. 409 `not-your-turn` when the game does not wait
+    for this seat."""
     table = talon().table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
@@ -50,5 +51,5 @@ def get_hint(game_id):
     searched = values or {}
     rows = [{"action": a, "value": None if (v := searched.get(bots.action_key(a))) is None else round(v, 3)}
             for a in view["legal_actions"]]
-    return json_response({"version": table.version, "seat": who.seat, "level": "expert", "suggestion": action,
-                          "searched": values is not None, "values": rows})
+    return json_response({"game": table.game, "version": table.version, "seat": who.seat, "level": "expert",
+                          "suggestion": action, "searched": values is not None, "values": rows})

@@ -1,84 +1,74 @@
-"""Operator routes: the full event log with hidden data, the global feed, and the audit of one game."""
+"""Operator routes: the full event log with hidden data, the global feed, seat resets, and the audit of
+one game. Every one needs the operator token: none at all is 401, any other token 403."""
 from __future__ import annotations
 
 from flask_smorest import Blueprint
-from marshmallow import Schema, fields
+from marshmallow import RAISE
 
-from service import audit
-
+from service import audit, cursors
 from service.http import Caller, json_response, problems, require_operator, talon, view_response
-from service.usecases import UnknownGame
-from service.schemas import EventsPage, EventsQuery, Feed, FeedQuery, View
+from service.routes.games import event_page
+from service.schemas import AuditReport, EventsQuery, Feed, FeedQuery, ref
 from service.stream import visible
+from service.usecases import UnknownGame
 
 blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (OPERATOR_TOKEN)")
+OPERATOR = [{"operator": []}]
 
 
 @blp.route("/games/<game_id>/events", methods=["GET"])
-@blp.doc(security=[{"operator": []}])
-@blp.arguments(EventsQuery(), location="query", error_status_code=400)
-@blp.response(200, EventsPage)
-@problems(blp, 400, 401, 403, 404)
+@blp.doc(operationId="getEventsAsOperator", security=OPERATOR)
+@blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
+@blp.response(200, ref("EventsPage"), description="A page of events with every field, hidden data included")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
 def game_events(query, game_id):
-    """One game's full event log, hidden data included"""
+    """One game's full event log, hidden data included
+
+    Every field of every event (the hands, the stock, the seed, token hashes). A page at a time: pass
+    `next_cursor` as `cursor`."""
     require_operator()
     app = talon()
     table = app.table(game_id)
-    events, has_more = app.events_page(game_id, query["after"], query["limit"])
+    after = cursors.read(query.get("cursor"), cursors.EVENTS, game_id)
+    events, has_more = app.events_page(game_id, after, query["limit"])
     shown = [visible(table.game, e, Caller(operator=True)) for e in events]
-    return json_response({"events": shown, "has_more": has_more,
-                          "next_after": events[-1].version if events else query["after"]})
+    return json_response(event_page(table, shown, after, has_more))
 
 
 @blp.route("/feed", methods=["GET"])
-@blp.doc(security=[{"operator": []}])
-@blp.arguments(FeedQuery(), location="query", error_status_code=400)
-@blp.response(200, Feed)
-@problems(blp, 400, 401, 403)
+@blp.doc(operationId="getFeed", security=OPERATOR)
+@blp.arguments(FeedQuery(), location="query", error_status_code=400, unknown=RAISE)
+@blp.response(200, Feed, description="A page of the feed")
+@problems(blp, "invalid-request", "unauthorized", "forbidden")
 def feed(query):
-    """The global feed: every event of every game, in the order they were appended"""
+    """The global feed: every event of every game, in the order they were appended
+
+    A page at a time: pass `next_cursor` as `cursor`; an empty page's `next_cursor` is the one given, so
+    a reader polls from it. On a Redis Cluster an entry may show twice: skip a (game_id, version) seen."""
     require_operator()
-    entries = talon().store.feed(after=query["after"], count=query["limit"])
-    rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries]
-    return json_response({"entries": rows, "next_after": rows[-1]["id"] if rows else query["after"]})
+    after = cursors.read(query.get("cursor"), cursors.FEED, "feed")
+    entries = talon().store.feed(after=after, count=query["limit"] + 1)
+    rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries[:query["limit"]]]
+    return json_response({"entries": rows, "next_cursor": cursors.feed(rows[-1]["id"] if rows else after),
+                          "has_more": len(entries) > query["limit"]})
 
 
 @blp.route("/games/<game_id>/seats/<int:seat>/reset", methods=["POST"])
-@blp.doc(security=[{"operator": []}])
-@blp.response(200, View, description="The match after the reset, as a spectator sees it")
-@problems(blp, 401, 403, 404, 409)
+@blp.doc(operationId="resetSeat", security=OPERATOR)
+@blp.response(200, ref("View"), description="The match after the reset, as a spectator sees it")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "seat-unavailable")
 def reset_seat(game_id, seat):
-    """Revoke a seat's token: the seat reopens for claiming, and a basic bot plays it meanwhile"""
+    """Revoke a seat's token: the seat reopens for claiming, and a basic bot plays it meanwhile
+
+    409 `seat-unavailable` when the seat is not a human seat of the match."""
     require_operator()
     return view_response(talon().reset_seat(game_id, seat), None)
 
 
-class AuditFinding(Schema):
-    version = fields.Integer(allow_none=True, required=True,
-                             metadata={"description": "The event where the check fails (null: the log as a whole)"})
-    check = fields.String(required=True, metadata={"enum": ["chain", "replay", "commitment", "conservation"]})
-    detail = fields.String(required=True, metadata={"example": "event 42's content does not match its hash: "
-                                                               "the stored event was edited after it was written"})
-
-
-class AuditReport(Schema):
-    game_id = fields.String(required=True)
-    ok = fields.Boolean(required=True, metadata={"description": "Every check passed"})
-    events = fields.Integer(required=True)
-    head = fields.Dict(required=True, metadata={"description": "The last event's version and chain hash"})
-    checks = fields.Dict(required=True, metadata={
-        "description": "chain, replay (events reproduced, rounds scored, match result), commitments (deals, "
-                       "revealed, pending) and conservation, each with `ok`"})
-    first_broken = fields.Nested(AuditFinding, allow_none=True, required=True,
-                                 metadata={"description": "The first event at which a check fails, or null"})
-    findings = fields.List(fields.Nested(AuditFinding), required=True)
-    elapsed_ms = fields.Float(required=True)
-
-
 @blp.route("/games/<game_id>/audit", methods=["GET"])
-@blp.doc(security=[{"operator": []}])
+@blp.doc(operationId="auditGame", security=OPERATOR)
 @blp.response(200, AuditReport, description="The audit report; `ok` is false when any check fails")
-@problems(blp, 401, 403, 404)
+@problems(blp, "unauthorized", "forbidden", "unknown-game")
 def audit_game(game_id):
     """Audit one game: hash chain, deal commitments, replay of every step, card conservation
 

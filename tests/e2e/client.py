@@ -57,13 +57,14 @@ def event_log(http: requests.Session, service: Service, game_id: str, headers: d
               max_pages: int = MAX_PAGES) -> list[dict]:
     """Every event the caller may see (the operator's full log with ops=True), page by page."""
     path = f"/v1/ops/games/{game_id}/events" if ops else f"/v1/games/{game_id}/events"
-    events, after = [], 0
+    events, cursor = [], None
     for _ in range(max_pages):
-        page = http.get(service.url(path), params={"after": after, "limit": 500}, headers=headers, timeout=5)
+        params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
+        page = http.get(service.url(path), params=params, headers=headers, timeout=5)
         assert page.status_code == 200, page.text
         body = page.json()
         events += body["events"]
-        after = body["next_after"]
+        cursor = body["next_cursor"]
         if not body["has_more"]:
             return events
     raise AssertionError(f"the event log did not end within {max_pages} pages")

@@ -12,10 +12,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import requests
 
+from tests.support.contract import check_response
 from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
 from tests.support.redis_proc import RedisProcess, free_port
 
@@ -30,6 +32,23 @@ def pytest_runtest_makereport(item, call):
     running = item.funcargs.get("service") if hasattr(item, "funcargs") else None
     if report.failed and report.when == "call" and isinstance(running, Service):
         report.sections.append(("talon service logs", running.logs()))
+
+
+@pytest.fixture(autouse=True)
+def responses_match_the_spec(monkeypatch):
+    """Every answer the service gives a test here is checked against openapi.yaml (tests/support/contract.py):
+    requests' Session.send, which every request goes through, checks it on its way back. A streamed
+    response (read by the test as it comes) is checked for its status and content type."""
+    send = requests.Session.send
+
+    def checked(session, request, **kwargs):
+        response = send(session, request, **kwargs)
+        path = urlsplit(request.url).path
+        body = None if kwargs.get("stream") else response.content
+        check_response(request.method, path, response.status_code, response.headers.get("Content-Type"), body)
+        return response
+
+    monkeypatch.setattr(requests.Session, "send", checked)
 
 
 @dataclass

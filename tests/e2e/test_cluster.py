@@ -134,14 +134,15 @@ def play_all(apis: list[str]) -> list[str]:
 
 
 def full_log(apis: list[str], game_id: str) -> list[dict]:
-    events, after = [], 0
+    events, cursor = [], None
     while True:
+        params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
         page = requests.get(f"{random.choice(apis)}/v1/ops/games/{game_id}/events",
-                            params={"after": after, "limit": 500}, headers=OPS, timeout=10).json()
+                            params=params, headers=OPS, timeout=10).json()
         events += page["events"]
-        if not page["events"]:
+        if not page["has_more"]:
             return events
-        after = page["events"][-1]["version"]
+        cursor = page["next_cursor"]
 
 
 def test_matches_on_a_cluster_across_two_instances_and_two_workers(scaled):

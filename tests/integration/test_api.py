@@ -306,12 +306,23 @@ def test_422_rule_violation_names_the_rule_and_lists_legal_actions(client, store
     assert store.version(game_id) == before
 
 
-def test_422_invalid_options(client):
-    body = assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"match_target": "seven"}}), 422)
-    assert "match_target" in body["errors"]
-    assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"no_such_option": 1}}), 422)
+def test_options_that_do_not_match_their_schema_are_400_naming_the_field(client):
+    body = assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"match_target": "seven"}}), 400)
+    assert body["type"].endswith("/invalid-request")
+    assert [(e["in"], e["field"]) for e in body["errors"]] == [("body", "options.match_target")]
+    unknown = assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"no_such_option": 1}}), 400)
+    assert unknown["errors"][0]["field"] == "options.no_such_option"
+    variant = assert_problem(client.post("/v1/games", json={**TWO_HUMANS, "options": {"variant": "5p"}}), 400)
+    assert "2p24" in variant["errors"][0]["detail"]
+
+
+def test_options_that_do_not_fit_the_seats_are_422_naming_the_valid_ones(client):
     three = {"game": "sixty-six", "seats": [{"kind": "human"}] * 3}
-    assert_problem(client.post("/v1/games", json=three), 422)
+    body = assert_problem(client.post("/v1/games", json={**three, "options": {"variant": "2p24"}}), 422)
+    assert body["type"].endswith("/invalid-option") and body["title"] == "Invalid option"
+    assert body["errors"] == [{"in": "body", "field": "options.variant", "detail": body["detail"]}]
+    assert "3p" in body["detail"]
+    assert client.post("/v1/games", json=three).json["options"]["variant"] == "3p"  # the default follows the seats
 
 
 def test_413_body_too_large(client):
@@ -332,10 +343,25 @@ def test_lobby_lists_open_and_running_matches(client):
     running, _ = start(client)
     open_page = client.get("/v1/games").json
     assert [g["game_id"] for g in open_page["games"]] == [waiting]
-    assert open_page["games"][0]["open_seats"] == 2 and open_page["total"] == 1
+    assert open_page["games"][0]["open_seats"] == 2 and open_page["has_more"] is False
     active = client.get("/v1/games?status=active&game=sixty-six").json
     assert [g["game_id"] for g in active["games"]] == [running]
     assert_problem(client.get("/v1/games?limit=1000"), 400)
+
+
+def test_the_lobby_pages_with_a_cursor_and_loses_no_match(client):
+    created = [client.post("/v1/games", json=TWO_HUMANS).json["game_id"] for _ in range(5)]
+    seen, cursor = [], None
+    for _ in range(5):
+        page = client.get("/v1/games", query_string={"limit": 2, **({"cursor": cursor} if cursor else {})}).json
+        seen += [g["game_id"] for g in page["games"]]
+        cursor = page["next_cursor"]
+        if not page["has_more"]:
+            break
+    assert sorted(seen) == sorted(created) and len(seen) == 5
+    assert seen[0] == created[-1]  # newest first
+    other = assert_problem(client.get("/v1/games", query_string={"status": "active", "cursor": cursor}), 400)
+    assert other["errors"][0] == {"in": "query", "field": "cursor", "detail": other["errors"][0]["detail"]}
 
 
 def test_stream_resumes_after_last_event_id(client):
@@ -399,3 +425,10 @@ def test_if_match_takes_a_list_of_entity_tags(client, store):
     assert store.version(game_id) == version
     version, listed = post(f'"1", "{version}"')
     assert listed.status_code == 201
+
+
+def test_a_query_parameter_the_route_does_not_take_is_refused(client):
+    body = assert_problem(client.get("/v1/games?offset=20"), 400)
+    assert body["errors"][0]["in"] == "query" and body["errors"][0]["field"] == "offset"
+    game_id, _ = start(client)
+    assert assert_problem(client.get(f"/v1/games/{game_id}/events?after=3"), 400)["errors"][0]["field"] == "after"

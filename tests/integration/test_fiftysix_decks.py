@@ -75,9 +75,11 @@ def test_a_first_deck_of_another_pack_is_refused_naming_the_pack(app, store):
     body = {"game": "fifty-six", "seats": EIGHT_BOTS, "decks": [pack_for(6)]}
     refused = client.post("/v1/games", headers=auth(OPERATOR), json=body)
     assert refused.status_code == 422 and refused.json["type"].endswith("/invalid-option")
-    assert refused.json["errors"] == {"decks": ["deck 0 must hold exactly the 64 cards of the first deal's pack"]}
+    assert [(e["field"], e["detail"]) for e in refused.json["errors"]] == [
+        ("decks", "deck 0 must hold exactly the 64 cards of the first deal's pack")]
     refused = client.post("/v1/games", headers=auth(OPERATOR), json={**body, "decks": [pack_for(8), pack_for(8)[:50]]})
-    assert refused.json["errors"] == {"decks": ["deck 1 must hold exactly the 64 or 48 cards of one of this game's packs"]}
+    assert [(e["field"], e["detail"]) for e in refused.json["errors"]] == [
+        ("decks", "deck 1 must hold exactly the 64 or 48 cards of one of this game's packs")]
     assert store.lobby("waiting", 0, 10)[1] == store.lobby("active", 0, 10)[1] == 0  # nothing was created
 
 

@@ -11,6 +11,7 @@ from flask.testing import FlaskClient
 from rq import Queue
 
 from service.app import create_app
+from tests.support.contract import check_response
 from service.config import Settings
 from workers.worker import TalonWorker
 
@@ -20,13 +21,17 @@ OPERATOR = "operator-test-token"
 class ServerLikeClient(FlaskClient):
     """Flask's test client, closing each response once it is read, as a WSGI server closes a response
     once it has sent it: a move's follow-up jobs are enqueued then (service/routes/games.py `_answer`).
-    An event stream is left open for the test to read."""
+    An event stream is left open for the test to read. Every response is checked against openapi.yaml
+    (tests/support/contract.py): the status, the content type and, but for a stream, the body."""
 
     def open(self, *args, **kwargs):
         response = super().open(*args, **kwargs)
+        body = None
         if response.mimetype != "text/event-stream":
-            response.get_data()
+            body = response.get_data()
             response.close()
+        check_response(response.request.method, response.request.path, response.status_code, response.content_type,
+                       body)
         return response
 
 

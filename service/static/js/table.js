@@ -68,12 +68,13 @@ export class TableController {
 
   async loadScoreRows() {
     const rows = [];
-    let after = 0;
+    let cursor = "";
     for (let page = 0; page < MAX_EVENT_PAGES; page++) {
-      const { data } = await api("GET", `/v1/games/${this.gameId}/events?after=${after}&limit=500`, { token: this.token });
+      const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+      const { data } = await api("GET", `/v1/games/${this.gameId}/events?limit=500${from}`, { token: this.token });
       rows.push(...data.events.filter((e) => e.type === "round_scored").map((e) => e.data));
       if (!data.has_more) break;
-      after = data.next_after;
+      cursor = data.next_cursor;
     }
     this.rows = rows;
   }

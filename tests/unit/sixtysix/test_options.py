@@ -175,3 +175,30 @@ def test_match_target():
     _worked_example_a(m, winner=1)
     events = m.act(None, {"type": "score_round"})
     assert events[-1]["type"] == "match_ended" and events[-1]["data"]["winner"] == [1]
+
+
+@pytest.mark.parametrize("n, variant", [(2, "2p24"), (3, "3p"), (4, "4p")])
+def test_without_a_variant_the_number_of_seats_chooses_it(n, variant):
+    options = RULES.normalize_options({}, n)
+    assert options["variant"] == variant and RULES.seat_counts(options) == {n}
+
+
+def test_the_schnapsen_profile_picks_its_variant_only_for_two():
+    assert RULES.normalize_options({"profile": "schnapsen"}, 2)["variant"] == "2p20"
+    three = RULES.normalize_options({"profile": "schnapsen"}, 3)
+    assert three["variant"] == "3p" and three["meld_after_close"] is True
+
+
+def test_a_variant_for_other_players_is_refused_naming_the_ones_that_fit():
+    with pytest.raises(OptionError) as err:
+        RULES.normalize_options({"variant": "2p24"}, 3)
+    assert err.value.field == "variant" and "for 3 players: 3p" in err.value.detail
+    with pytest.raises(OptionError) as err:
+        RULES.normalize_options({"variant": "2p24"}, 2 + 3)
+    assert "played by 2, 3, 4 players" in err.value.detail
+
+
+def test_a_number_of_seats_no_variant_fits_is_refused_on_the_seats():
+    with pytest.raises(OptionError) as err:
+        RULES.normalize_options({}, 5)
+    assert err.value.field == "seats" and "2, 3, 4" in err.value.detail

@@ -1,0 +1,155 @@
+"""What every game's view and event log share: players, sides, cards on the table, the view's common
+fields, and the table's own events (games/table.py), which stand between each game's events."""
+from __future__ import annotations
+
+from marshmallow import fields
+
+from games.registry import BOT_LEVELS
+from service.schemas.base import (Model, boolean, card, cards, constant, integer, integers, many, nested, seat,
+                                  seats, text)
+
+STATUSES = ("waiting", "active", "finished")
+
+
+class Side(Model):
+    """A side of the match's standing: its seats (one seat, or a team's) and its score (game points in
+    Sixty-Six, tables in Fifty-Six, points in Smear), in the order the game's per-side lists use."""
+    seats = seats("The seats of this side")
+    score = integer("The side's score")
+
+
+class CardPlay(Model):
+    """One card a seat put on the table."""
+    seat = seat()
+    card = card()
+
+
+class Player(Model):
+    """One seat of the table and who plays it."""
+    seat = seat()
+    kind = text("`human`, or `bot` (a seat a bot plays from the start)", enum=("human", "bot"))
+    name = text("The player's name; null for an open human seat", nullable=True)
+    level = text("The bot's level (bots only)", nullable=True, enum=BOT_LEVELS)
+    team = integer("Index of the player's side in `standing` when sides have several seats; else null",
+                   nullable=True, minimum=0)
+    claimed = boolean("A bot's seat, or a human seat someone holds the token of")
+    taken_over = boolean("A bot plays this human seat after its turn timer ran out; the human takes it back by "
+                         "acting with the seat's token")
+
+
+class ViewBase(Model):
+    """The fields every game's view has; each game's view adds `game`, `options`, `round`, `last_result`
+    and `legal_actions` of its own."""
+    abstract = True
+    game_id = text("The match's id", example="5d1c0e7f9a2b4c3d")
+    version = integer("The number of the last event (the view's ETag, quoted)", minimum=1)
+    status = text("`waiting` until the first deal (a human seat is open), `active`, `finished` after the match "
+                  "ended or was abandoned", enum=STATUSES)
+    seat = seat("The seat this view is for; null for a spectator (or the operator)", nullable=True)
+    players = many(Player, "Every seat, in seat order")
+    to_act = seats("The seats the game waits for now (empty while it deals or scores, and once it is over)")
+    standing = many(Side, "The match's standing, one entry per side")
+    winner = seats("The seats of the side that won the match; null until it is over", nullable=True)
+
+
+# -- the table's events (games/table.py) -----------------------------------------------------------------
+
+class SeatSpecShown(Model):
+    """A seat as the match was created with: a human seat, or a bot with its level and name."""
+    kind = text(enum=("human", "bot"))
+    level = text("Bots only", required=False, enum=BOT_LEVELS)
+    name = text("Bots only: the bot's name", required=False)
+
+
+def match_created_data(options_schema, game: str) -> type[Model]:
+    """`match_created`'s data for one game (its options are that game's)."""
+    name = {"sixty-six": "SixtySix", "fifty-six": "FiftySix", "smear": "Smear"}[game]
+    schema = Model.from_dict({
+        "game_id": text("The match's id"),
+        "game": constant(game),
+        "options": nested(options_schema, "The game's options in force (the table's own are beside them)"),
+        "seats": many(SeatSpecShown, "One entry per seat, in seat order"),
+        "first_dealer": seat("The seat that deals first"),
+        "turn_timeout_s": integer("Seconds a human has to act; null: no timer", nullable=True),
+        "takeover_after": integer("Timeouts in a row after which a bot keeps the seat"),
+        "seed": integer("Operators only: the match's secret seed (the shuffles and the deal salts)", required=False,
+                        minimum=0),
+        "decks": fields.List(fields.List(card()), required=False, metadata={
+            "description": "Operators only: the deck orders given at creation, one per deal"}),
+    }, name=f"{name}MatchCreatedData")
+    schema.__doc__ = ("The match was created (always event 1). `seed` and `decks` are shown to operators only; "
+                      "others get the event without them.")
+    return schema
+
+
+class SeatClaimedData(Model):
+    """A player took a human seat (with a token only they hold). `token_hash` is shown to operators only."""
+    seat = seat()
+    name = text("The player's name")
+    token_hash = text("Operators only: sha256 of the seat's token", required=False)
+
+
+class TurnTimedOutData(Model):
+    """The human at `seat` let the turn time run out; the stand-in bot moved for it (the event before)."""
+    seat = seat()
+    consecutive = integer("Timeouts in a row of this seat", minimum=1)
+
+
+class SeatOnlyData(Model):
+    """The seat concerned: `seat_taken_over` (a bot keeps playing it until its human acts again),
+    `seat_returned` (its human acted again) or `seat_reset` (the operator revoked its token; the seat is
+    open again and a bot plays it meanwhile)."""
+    seat = seat()
+
+
+class MatchAbandonedData(Model):
+    """The match was closed after no event for `idle_s` seconds; it is finished, without a winner."""
+    idle_s = integer("Seconds without an event", minimum=0)
+
+
+class DealCommittedData(Model):
+    """Published right before each deal: sha256 (hex) of `<salt>:<card>,<card>,...`, the deck top first.
+    Everyone can check it against `deal_revealed` once the deal is over."""
+    deal = integer("The deal's number (1, 2, ...)", minimum=1)
+    commitment = text("sha256 of the salted deck, in hex", pattern="^[0-9a-f]{64}$")
+
+
+class DealRevealedData(Model):
+    """After a deal is over (scored, thrown in, or the match abandoned): its deck and salt, which hash to
+    the deal's commitment."""
+    deal = integer("The deal's number", minimum=1)
+    deck = cards("The deck, top first")
+    salt = text("The deal's salt (secret until now)")
+
+
+# Events of the table, with the data schema of each (match_created's depends on the game).
+TABLE_EVENTS = {
+    "seat_claimed": (SeatClaimedData, "A player claimed a human seat"),
+    "turn_timed_out": (TurnTimedOutData, "A human's turn timer ran out; a bot moved for the seat"),
+    "seat_taken_over": (SeatOnlyData, "A bot keeps the seat until its human acts again"),
+    "seat_returned": (SeatOnlyData, "The human took the seat back by acting"),
+    "seat_reset": (SeatOnlyData, "The operator revoked the seat's token; the seat is open again"),
+    "match_abandoned": (MatchAbandonedData, "The match was closed after a long idle time"),
+    "deal_committed": (DealCommittedData, "The next deck's commitment, before the deal"),
+    "deal_revealed": (DealRevealedData, "A finished deal's deck and salt"),
+}
+
+
+def round_number() -> fields.Integer:
+    return integer("The deal's number in the match (1, 2, ...; a thrown-in deal counts)", minimum=1)
+
+
+def hand_sizes() -> fields.List:
+    return integers("Cards in each seat's hand, by seat")
+
+
+def plays(description: str) -> fields.List:
+    return many(CardPlay, description)
+
+
+def standing_field() -> fields.List:
+    return many(Side, "The match's standing after this deal, one entry per side")
+
+
+__all__ = ["Side", "CardPlay", "Player", "ViewBase", "TABLE_EVENTS", "match_created_data", "round_number",
+           "hand_sizes", "plays", "standing_field", "STATUSES"]
