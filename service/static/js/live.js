@@ -38,16 +38,20 @@ export class LiveFeed {
     this.onStatus({ state, ...extra });
   }
 
+  // One stream at a time: while a ticket is on its way or a stream is open, nothing else opens one.
   async open() {
-    if (this.closed || this.ended) return;
+    if (this.closed || this.ended || this.opening || this.source) return;
     clearTimeout(this.timer);
+    this.opening = true;
     let url;
     try {
       url = await Api.streamUrl(this.gameId, this.token, this.lastEventId);
     } catch (err) {
+      this.opening = false;
       this.fail(err.offline ? "offline" : "reconnecting");
       return;
     }
+    this.opening = false;
     if (this.closed || this.ended) return;
     const source = new EventSource(url);
     this.source = source;
@@ -91,7 +95,7 @@ export class LiveFeed {
   }
 
   retryNow() {
-    if (this.closed || this.ended || (this.source && this.source.readyState !== 2)) return;
+    if (this.closed || this.ended || this.opening || this.source) return;
     this.attempt = 0;
     clearTimeout(this.timer);
     this.open();

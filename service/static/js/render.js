@@ -29,8 +29,9 @@ export function skeleton() {
   r.result = el("div", { id: "result-slot" });
   r.sheet = el("div", { id: "sheet-slot" });
   r.history = el("div", { id: "history-slot" });
+  r.log = el("div", { id: "log-slot" });
   r.share = el("div", { id: "share-slot" });
-  r.side.append(r.standing, r.result, r.sheet, r.history, r.share);
+  r.side.append(r.standing, r.result, r.sheet, r.history, r.log, r.share);
   r.dock = el("div", { class: "dock", id: "dock" }, r.panel, r.controls, r.hand);
   r.felt = el("section", { class: "felt", "aria-labelledby": "table-title" }, r.head, r.ring, r.caption, r.info);
   r.page = el("div", { class: "table-page" }, r.join, el("div", { class: "main-col" }, r.felt, r.dock), r.side);
@@ -55,6 +56,7 @@ export function render(ctl, regions) {
   update(regions.result, lastResult(view));
   update(regions.sheet, scoreSheet(view, ctl.rows));
   update(regions.history, history(ctl, view));
+  update(regions.log, tableLog(ctl));
   update(regions.share, share(view));
   placeTrick(regions.ring, view);
 }
@@ -421,6 +423,13 @@ function history(ctl, view) {
       : t(isMe(view, c.seat) ? "narr.bidSmear.you" : "narr.bidSmear", { name: nameOf(view, c.seat), value: c.value }))));
   return el("details", { class: "panel calls-panel", id: "bidding", open: r.phase === "auction" ? true : undefined },
     el("summary", {}, t("history.bidding")), el("ol", { class: "calls", id: "bidding-history" }, ...items));
+}
+
+// Everything told at the table since the page opened, newest first: for whoever looked away.
+function tableLog(ctl) {
+  if (!ctl.log.length) return null;
+  return el("details", { class: "panel log-panel" }, el("summary", {}, t("log.title")),
+    el("ol", { class: "log", id: "log", reversed: true }, ...ctl.log.slice(-40).reverse().map((line) => el("li", {}, line))));
 }
 
 function share(view) {

@@ -50,6 +50,7 @@ export class TableController {
     this.ui = { discard: new Set(), hint: null, hintAvailable: true, hintNumbers: false, bid: {}, joinName: prefs.name };
     this.timers = [];
     this.stopped = false;
+    this.log = [];                 // every sentence told at the table, for the log panel
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -103,6 +104,7 @@ export class TableController {
     if (window.talonTable === this) window.talonTable = null;
     showConnection(null);
     clearNotice("takeover");
+    clearNotice("timed-out");
     clearNotice("action");
     document.title = t("title.default");
   }
@@ -173,8 +175,10 @@ export class TableController {
     this.refreshing = true;
     try {
       const { status, data } = await Api.view(this.gameId, this.token, this.latest.version);
-      if (status !== 304 && data && data.version > this.latest.version) this.latest = data;
-      else if (status !== 304 && data && data.version === this.latest.version) this.latest = data; // e.g. a rematch offered
+      if (status !== 304 && data && data.version >= this.latest.version) {
+        this.latest = data; // (the same version may still differ: a rematch offered)
+        this.render();
+      }
       clearNotice("update");
     } catch (err) {
       if (!err.offline) showNotice("update", t("notice.updateFailed", { reason: errorText(err) }), { kind: "error", action: { label: t("connection.retry"), run: () => this.refresh() } });
@@ -230,7 +234,8 @@ export class TableController {
 
   // Everything shown: the table shows the latest view and is playable again.
   settle() {
-    if (this.running || this.stopped || this.dialog) return;
+    // Not while a move is on its way: its card is on the table already, ahead of the view.
+    if (this.running || this.stopped || this.dialog || this.busy) return;
     if (this.latest.version < this.processed) { this.scheduleRefresh(60); return; }
     if (this.latest.version > this.processed) { this.pump(); return; }
     const wasMine = this.settled && this.myTurn();
@@ -295,6 +300,7 @@ export class TableController {
     const text = narrate(event, this.latest, context);
     if (!text) return null;
     this.stage.caption = text;
+    this.log.push(text);
     const actor = event.data?.seat ?? event.actor;
     if (!isMe(this.latest, actor) || event.type === "turn_timed_out") announce(text);
     return text;
@@ -360,7 +366,7 @@ export class TableController {
         break;
       case "match_abandoned": this.tell(event); this.feed?.end(); break;
       case "turn_timed_out":
-        if (isMe(view, d.seat)) showNotice("takeover", t("notice.botPlayedForYou"), { kind: "warn", timeoutMs: 12000 });
+        if (isMe(view, d.seat)) showNotice("timed-out", t("notice.botPlayedForYou"), { kind: "warn", timeoutMs: 15000 });
         await this.beat(event, d.seat, DWELL.timed_out);
         break;
       case "seat_taken_over":
@@ -384,8 +390,9 @@ export class TableController {
     const d = event.data;
     const s = this.stage;
     const view = this.latest;
-    const first = view.game === "smear" && s.tricks === 0 && s.trick.length === 0;
-    if (this.expectOwn && isMe(view, d.seat) && this.expectOwn === d.card) {
+    const absorbed = this.expectOwn && isMe(view, d.seat) && this.expectOwn === d.card;
+    const first = view.game === "smear" && s.tricks === 0 && s.trick.length === (absorbed ? 1 : 0);
+    if (absorbed) {
       this.expectOwn = null; // already on the table since the click
       this.tell(event, { namesTrump: first });
       this.render();
@@ -394,7 +401,7 @@ export class TableController {
     const from = this.originOf(d.seat, d.card);
     s.trick.push({ seat: d.seat, card: d.card });
     if (isMe(view, d.seat)) s.hand = s.hand.filter((c) => c !== d.card);
-    else if (s.sizes[d.seat]) s.sizes[d.seat] -= 1;
+    if (s.sizes[d.seat]) s.sizes[d.seat] -= 1;
     s.actor = d.seat;
     this.tell(event, { namesTrump: first });
     this.render();
@@ -523,6 +530,7 @@ export class TableController {
     const from = this.originOf(view.seat, card);
     this.stage.trick.push({ seat: view.seat, card });
     this.stage.hand = this.stage.hand.filter((c) => c !== card);
+    if (this.stage.sizes[view.seat]) this.stage.sizes[view.seat] -= 1;
     this.stage.caption = t("narr.played.you", { card: cardText(card) });
     this.expectOwn = card;
     this.settled = false;
