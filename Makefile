@@ -33,7 +33,7 @@ test-fast: $(VENV)/.installed
 
 ## lint: unused imports and variables, undefined names (pyflakes); CI runs it before the suite
 lint: $(VENV)/.installed
-	$(BIN)/python -m pyflakes games events service workers bench tests
+	$(BIN)/python -m pyflakes app games events service workers bench tests
 
 ## openapi: regenerate the committed openapi.yaml from the code
 openapi: $(VENV)/.installed

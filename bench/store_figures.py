@@ -17,7 +17,7 @@ import time
 import redis
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from events import EventStore  # noqa: E402
+from events.store import EventStore  # noqa: E402
 
 RANKS, SUITS = "AKQJT987", "SHDC"
 RUN_SECONDS = 5.0

@@ -1,18 +1,29 @@
-"""gunicorn settings for the Talon API. Threads, because SSE and long-polls hold a request open."""
+"""gunicorn settings for the Talon API.
+
+gevent workers: every connection is a greenlet on one event loop per process, so an open event stream,
+a waiting long-poll or a client that sends its request slowly holds no OS thread (docs/ARCHITECTURE.md,
+"Serving connections"). The application code is plain blocking Flask; gevent's monkey-patching, which
+the worker applies before it loads the app, makes its socket and Redis waits cooperative."""
 import gc
 import logging
 import os
+import resource
 import signal
 
 from gunicorn.glogging import Logger
 
 bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
 workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
-worker_class = "gthread"
-threads = int(os.environ.get("GUNICORN_THREADS", "16"))
-# An SSE response may last stream_max_s (300 s); gthread workers heartbeat independently of requests.
+worker_class = "gevent"
+# Connections each worker process holds at most (streams and long-polls included); beyond them the
+# process stops accepting until one closes. The file-descriptor limit must allow them (raised below).
+worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "10000"))
+# The worker's heartbeat to the arbiter runs on the loop: a response never blocks it for long.
 timeout = 60
 graceful_timeout = 20
+# Also the time a client has to send a request's line and headers (gevent workers bound that read by
+# it, for the first request of a connection as for the next ones): a client that never finishes its
+# headers is dropped after it. A request's body has Settings.body_timeout_s (service/http.py).
 keepalive = 5
 accesslog = os.environ.get("GUNICORN_ACCESSLOG")  # unset: no access log
 errorlog = "-"
@@ -22,8 +33,8 @@ control_socket_disable = True
 
 # gunicorn's own lines as JSON like the app's (service/observability.py); the root logger gets its
 # handler from the app, so nothing is printed twice.
-_formatter = ("service.observability.TextFormatter" if os.environ.get("LOG_FORMAT") == "text"
-              else "service.observability.JsonFormatter")
+_formatter = ("service.logformat.TextFormatter" if os.environ.get("LOG_FORMAT") == "text"
+              else "service.logformat.JsonFormatter")
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -56,19 +67,34 @@ class TalonLogger(Logger):
 logger_class = TalonLogger
 
 
+def _raise_file_limit() -> None:
+    """Every connection is a file descriptor: lift the soft limit to the hard one (often 1024 soft)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    wanted = hard if hard != resource.RLIM_INFINITY else max(soft, 65536)
+    if soft != resource.RLIM_INFINITY and soft < wanted:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (wanted, hard))
+
+
 def post_worker_init(worker):
     """On SIGTERM (a stop, a deploy) the worker lets open long-polls and event streams end within
     seconds (service/shutdown.py), instead of its graceful stop waiting the whole graceful_timeout for
     them and then cutting them off."""
+    import gevent
+
     from service import shutdown
     stop = worker.handle_exit
 
     def handle_exit(sig, frame):
-        shutdown.begin()
+        # Out of the signal handler, as gunicorn's gevent worker does for its other signals: waking the
+        # waiters takes locks that the interrupted code may hold.
+        gevent.spawn(shutdown.begin)
         stop(sig, frame)
 
     signal.signal(signal.SIGTERM, handle_exit)
-    signal.siginterrupt(signal.SIGTERM, False)  # as gunicorn had it: the signal does not disturb requests
+    _raise_file_limit()
+    # gevent records, for every greenlet, the stack that spawned it (a dozen objects): kept for each of
+    # thousands of open connections, they were a tenth of what a full garbage collection had to walk.
+    gevent.config.track_greenlet_tree = False
     # The app is loaded: what exists now (modules, the app, schemas, the spec; ~66k objects) lives as long
     # as the process, and a full garbage collection that walks it took 30-80 ms here, a pause of every
     # thread of the worker that showed in the latency's tail. Frozen, the collector no longer walks it.

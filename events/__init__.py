@@ -1,7 +1,5 @@
-"""Event codec and the Redis event store. Knows no particular game."""
-from events.codec import Codec, StoredEvent
-from events.store import (AppendResult, EventStore, FeedEntry, GameExists, IdempotencyMismatch, RawEntry, Snapshot,
-                          VersionConflict, check_game_id)
+"""Event codec and the Redis event store. Knows no particular game.
 
-__all__ = ["AppendResult", "Codec", "EventStore", "FeedEntry", "GameExists", "IdempotencyMismatch", "RawEntry", "Snapshot",
-           "StoredEvent", "VersionConflict", "check_game_id"]
+The package itself imports nothing: `events.codec` alone (the log formatter's clock) must not pull in
+redis-py, which the API's gunicorn master would otherwise import before its gevent workers patch it.
+"""

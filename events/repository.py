@@ -7,9 +7,9 @@ A repository keeps the states it loaded or saved last in a small in-process LRU,
 and the hash of the stream entry at that version. A load sends that (version, hash) along, and the store
 answers with only the events after it as long as the entry still has that hash (the hash chain makes it
 stand for the whole history): the hot paths fold the new events onto the state they already hold instead
-of decoding the snapshot and folding the round so far on every request. A wait (a long-poll) folds the
-events it read onto the state it waited on, once the store has checked that they chain onto the held
-entry, instead of loading again. States are immutable, so one state may serve several threads.
+of decoding the snapshot and folding the round so far on every request. Events another reader read (the
+API's fan-out hub) are folded on too (`extend`), once the store has checked that they chain onto the
+held entry. States are immutable, so one state may serve several threads.
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from events.store import AppendResult, EventStore, HistoryChanged, StoredEvent
+from events.store import AppendResult, EventStore, StoredEvent
 
 DEFAULT_CACHE_SIZE = 1024
 
@@ -103,25 +103,17 @@ class Repository:
         known = self._recent.get(aggregate_id)
         return known.state if known is not None else None
 
-    def wait(self, aggregate_id: str, state: Any, timeout_s: float, until: Callable[[], bool] | None = None) -> Any:
-        """`state` once events follow it, with them folded on (no second load), or `state` itself after
-        `timeout_s` (or once `until()` is true). The events must chain onto the entry this repository
-        holds for the state's version (the store checks the hash chain); where it holds none for that
-        version, or the stream no longer has that history, the state is loaded instead."""
-        version = self.folding.version_of(state)
+    def extend(self, aggregate_id: str, events: Sequence[StoredEvent], after_hash: str | None) -> None:
+        """Folds events that another reader read (the API's fan-out hub) onto the state held for the id,
+        if they follow on from it: `after_hash` is the hash of the entry before the first of them, as the
+        store checked it (None: unchecked, and nothing is folded). Later loads and long-polls then start
+        from the new state without a round trip."""
         held = self._recent.get(aggregate_id)
-        after_hash = held.hash if held is not None and held.version == version else None
-        try:
-            events = self.store.wait(aggregate_id, version, timeout_s, until=until, after_hash=after_hash)
-        except HistoryChanged:
-            return self.get(aggregate_id)
-        if not events:
-            return state
-        if after_hash is None or events[-1].version != version + len(events):
-            return self.get(aggregate_id)
-        state = self.fold(state, events)
+        if held is None or not events or after_hash is None or held.hash != after_hash \
+                or events[0].version != held.version + 1:
+            return
+        state = self.fold(held.state, events)
         self._remember(aggregate_id, state, events[-1].hash)
-        return state
 
     def fold(self, state: Any, events: Sequence[StoredEvent]) -> Any:
         for event in events:

@@ -34,7 +34,7 @@ import orjson
 import redis
 
 from events import scripts
-from events.connection import DirectScripts, is_cluster
+from events.connection import is_cluster
 from events.followups import FollowUps, unique
 from events.chain import entry_hash
 from events.codec import Codec, StoredEvent, normalize_at, now_at
@@ -177,9 +177,10 @@ def _unpack_state(stored: bytes) -> dict:
 
 class EventStore:
     def __init__(self, client: redis.Redis, prefix: str = "talon", codec: Codec | None = None,
-                 split_followups: bool | None = None):
+                 split_followups: bool | None = None, max_block_s: float = MAX_WAIT_SLICE_S):
         """`split_followups`: write the feed and lobby after the commit instead of inside it; by
-        default only on a Redis Cluster client, where nothing else can work."""
+        default only on a Redis Cluster client, where nothing else can work. `max_block_s`: the longest
+        single XREAD BLOCK of `wait` (it also stays under the client's socket timeout)."""
         if not _PREFIX.fullmatch(prefix):
             raise ValueError(f"invalid key prefix: {prefix!r}")
         if getattr(client, "get_encoder", None) and client.get_encoder().decode_responses:
@@ -190,14 +191,12 @@ class EventStore:
         self.codec = codec or Codec()
         split = is_cluster(client) if split_followups is None else split_followups
         self.followups = FollowUps(self) if split else None
-        # The two scripts of every request, on the short path (events/connection.py DirectScripts).
-        direct = DirectScripts(client)
-        self._append = direct.script(scripts.APPEND)
-        self._load = direct.script(scripts.LOAD)
+        self._append = client.register_script(scripts.APPEND)
+        self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
         self._import = client.register_script(scripts.IMPORT)
         self._compact = client.register_script(scripts.COMPACT)
-        self._block_slice_s = _block_slice_s(client)
+        self._block_slice_s = _block_slice_s(client, max_block_s)
 
     # Key names: the only place they are built.
 
@@ -472,16 +471,16 @@ class EventStore:
         return int(reply[1])
 
 
-def _block_slice_s(client) -> float:
+def _block_slice_s(client, max_block_s: float) -> float:
     """The longest XREAD BLOCK that ends before the client's socket timeout (a second to spare), and
-    within MAX_WAIT_SLICE_S."""
+    within `max_block_s`."""
     kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
     if kwargs is None:  # a Redis Cluster client
         kwargs = getattr(getattr(client, "nodes_manager", None), "connection_kwargs", None) or {}
     timeout = kwargs.get("socket_timeout", DEFAULT_SOCKET_TIMEOUT_S)
     if timeout is None:
-        return MAX_WAIT_SLICE_S
-    return min(max(timeout - 1.0, timeout / 2), MAX_WAIT_SLICE_S)
+        return max_block_s
+    return min(max(timeout - 1.0, timeout / 2), max_block_s)
 
 
 def _check_idempotency_key(key: str) -> str:

@@ -116,6 +116,8 @@ class Rules:
     seat_counts: Callable
     new_state: Callable
     deck: Callable
+    packs: Callable
+    deal_pack: Callable
     decide: Callable
     evolve: Callable
     legal_actions: Callable
@@ -129,11 +131,15 @@ class Rules:
 
 
 def rules_of(name: str, engine_version: str, *, options: ModuleType, state: ModuleType, rules: ModuleType,
-             evolve: ModuleType, legal: ModuleType, view: ModuleType) -> Rules:
-    """A game's RULES from its modules, each member found where every game keeps it."""
+             evolve: ModuleType, legal: ModuleType, view: ModuleType, packs: Callable | None = None,
+             deal_pack: Callable | None = None) -> Rules:
+    """A game's RULES from its modules, each member found where every game keeps it. A game whose pack
+    never changes within a match leaves out `packs` and `deal_pack`: its one pack is `deck(options)`."""
     return Rules(
         name=name, engine_version=engine_version,
         normalize_options=options.normalize_options, seat_counts=options.seat_counts, deck=options.deck,
+        packs=packs or (lambda opts: [options.deck(opts)]),
+        deal_pack=deal_pack or (lambda opts, _state: options.deck(opts)),
         new_state=state.new_state, dump_state=state.dump_state, load_state=state.load_state,
         decide=rules.decide, evolve=evolve.evolve, legal_actions=legal.legal_actions, to_act=legal.to_act,
         pending_system_action=legal.pending_system_action, view=view.view, event_view=view.event_view,

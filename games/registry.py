@@ -29,4 +29,4 @@ def bots_for(game: str):
 
 def engines_version() -> str:
     """One string that changes whenever any engine's code version changes (snapshot validity)."""
-    return "table3;" + ";".join(f"{g}={rules_for(g).engine_version}" for g in _GAME_MODULES)
+    return "table4;" + ";".join(f"{g}={rules_for(g).engine_version}" for g in _GAME_MODULES)

@@ -30,6 +30,19 @@ The salt is HMAC-SHA256(key = the match seed, message = `talon-deal-salt:<deal>`
 audit recomputes it) and secret until revealed, since the seed is operator-only; without a salt, a
 hash of the deck could be brute-forced from the cards a player already knows.
 
+Decks. Each deal's deck is an ordering of the pack of the players at that deal (the engine's
+`deal_pack`: in Fifty-Six 64 cards while eight play, 48 once a team is out), shuffled by the match seed
+unless the operator gave it. The operator's `decks` are for deal 1, 2, ... in turn, all given at
+creation, before anyone knows which teams will go out: so creation checks that deck 0 is the first
+deal's pack and every later one an ordering of a pack the match can use (the engine's `packs`), and a
+deal whose entry is not the pack of its players takes the seeded shuffle instead, as the deals past the
+end of the list do. A wrong guess never stops a running match, and the reveal shows the deck dealt.
+
+Before Fifty-Six 56.2 a deal after an elimination committed to, and revealed, a deck of the match's
+first pack, of which the engine dealt only the cards in play. Logs keep such deals: one committed so
+before an upgrade is revealed as committed (`committed_deck` checks which deck the recorded commitment
+is of), and the audit replays them with `first_pack_deal`.
+
 Two event-type conventions are shared with every engine: `dealt` starts a deal (the table counts them
 to pick the next deck) and `match_ended` ends the match.
 
@@ -42,6 +55,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import random
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -92,6 +106,7 @@ class Table:
     version: int = 0
     deals: int = 0                 # how many deals have happened (indexes `decks` and the seeded shuffles)
     revealed: int = 0              # how many deals have been revealed (deal_revealed)
+    commitment: str | None = None  # the latest deal's commitment: its reveal shows the deck that hashes to it
     finished: bool = False
     abandoned: bool = False
     turn_timeout_s: int | None = None
@@ -132,7 +147,7 @@ def create(game_id: str, game: str, options: dict, seats: list[dict], seed: int,
         whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
     takeover_after = table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER
     whole_number("takeover_after", takeover_after, *TAKEOVER_RANGE)
-    _check_decks(rules.deck(normalized), decks or [])
+    _check_decks(rules.packs(normalized), decks or [])
     created = {"type": "match_created", "actor": None, "data": {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
         "turn_timeout_s": timeout, "takeover_after": takeover_after,
@@ -222,10 +237,7 @@ def system_events(table: Table) -> list[dict]:
         return []
     if action["type"] == "deal":
         deck = next_deck(table)
-        deal = table.deals + 1
-        committed = {"type": "deal_committed", "actor": None,
-                     "data": {"deal": deal, "commitment": deal_commitment(deal_salt(table.seed, deal), deck)}}
-        return [*_reveal_pending(table), committed, *table.rules.decide(table.state, None, {**action, "deck": deck})]
+        return _deal_events(table, action, deck, deck)
     events = table.rules.decide(table.state, None, action)
     if action["type"] != "score_round":
         return events
@@ -234,17 +246,74 @@ def system_events(table: Table) -> list[dict]:
     return [*events[:end], *_reveal_pending(table), *events[end:]]
 
 
+def _deal_events(table: Table, action: dict, committed: list[str], dealt: list[str]) -> list[dict]:
+    """The reveal of a thrown-in deal, the commitment to the next deal's deck `committed`, and that deal
+    of the cards `dealt` (the same deck, but in `first_pack_deal`)."""
+    deal = table.deals + 1
+    commitment = {"type": "deal_committed", "actor": None,
+                  "data": {"deal": deal, "commitment": deal_commitment(deal_salt(table.seed, deal), committed)}}
+    return [*_reveal_pending(table), commitment, *table.rules.decide(table.state, None, {**action, "deck": dealt})]
+
+
 def next_deck(table: Table) -> list[str]:
-    return deck_of_deal(table, table.deals + 1)
+    return deck_of_deal(table, table.deals + 1, _pack(table))
 
 
-def deck_of_deal(table: Table, deal: int) -> list[str]:
-    """The deck of deal number `deal` (1, 2, ...): the operator's list first, then the seeded shuffles."""
-    if deal - 1 < len(table.decks):
+def deck_of_deal(table: Table, deal: int, pack: list[str]) -> list[str]:
+    """The deck of deal number `deal` (1, 2, ...), dealt from `pack`: the operator's entry for the deal
+    when it is an ordering of that pack, else the pack shuffled by the match seed."""
+    if deal - 1 < len(table.decks) and Counter(table.decks[deal - 1]) == Counter(pack):
         return list(table.decks[deal - 1])
-    deck = list(table.rules.deck(table.options))
+    deck = list(pack)
     random.Random(f"{table.seed}:{deal - 1}").shuffle(deck)
     return deck
+
+
+def _pack(table: Table) -> list[str]:
+    """The pack of the deal the table awaits or plays (tables change hands only when a deal is scored)."""
+    return table.rules.deal_pack(table.options, table.state)
+
+
+def committed_deck(table: Table) -> list[str]:
+    """The deck the latest deal committed to, which its reveal publishes: its deck (`deck_of_deal`), or -
+    for a deal committed before Fifty-Six 56.2, when that commitment shows it - the first pack's deck."""
+    deal = table.deals
+    deck, salt = deck_of_deal(table, deal, _pack(table)), deal_salt(table.seed, deal)
+    if table.commitment is not None and deal_commitment(salt, deck) != table.commitment:
+        older = _first_pack_deck(table, deal)
+        if deal_commitment(salt, older) == table.commitment:
+            return older
+    return deck
+
+
+def first_pack_deal(table: Table) -> list[dict]:
+    """The deal step as the table took it before Fifty-Six 56.2, where it differs from `system_events`:
+    a deal after an elimination committed to the match's first pack (the operator's entry or the seeded
+    shuffle, 64 cards), and the engine dealt only its cards of the smaller pack. [] where nothing differs.
+    Logs written then hold such deals; the audit's replay accepts them through this step."""
+    action = table.rules.pending_system_action(table.state)
+    if action is None or action["type"] != "deal":
+        return []
+    pack = _pack(table)
+    deck = _first_pack_deck(table, table.deals + 1)
+    if Counter(deck) == Counter(pack):
+        return []
+    return _deal_events(table, action, deck, cards_within(deck, pack))
+
+
+def _first_pack_deck(table: Table, deal: int) -> list[str]:
+    return deck_of_deal(table, deal, table.rules.deck(table.options))
+
+
+def cards_within(deck: list[str], pack: list[str]) -> list[str]:
+    """The cards of `deck` that `pack` holds, in the deck's order, each as often as the pack holds it
+    (Fifty-Six's first pack holds both copies of each card of the smaller one: its 8s and 7s drop out)."""
+    left, kept = Counter(pack), []
+    for card in deck:
+        if left[card]:
+            left[card] -= 1
+            kept.append(card)
+    return kept
 
 
 def deal_salt(seed: int, deal: int) -> str:
@@ -263,7 +332,7 @@ def _reveal_pending(table: Table) -> list[dict]:
         return []
     deal = table.deals
     return [{"type": "deal_revealed", "actor": None,
-             "data": {"deal": deal, "deck": deck_of_deal(table, deal), "salt": deal_salt(table.seed, deal)}}]
+             "data": {"deal": deal, "deck": committed_deck(table), "salt": deal_salt(table.seed, deal)}}]
 
 
 def followups(table: Table) -> list[tuple[str, int | None]]:
@@ -302,7 +371,9 @@ def evolve(table: Table | None, event: dict) -> Table:
         changes.update(finished=True, abandoned=True)
     elif kind == "deal_revealed":
         changes["revealed"] = data["deal"]
-    elif kind != "deal_committed":
+    elif kind == "deal_committed":
+        changes["commitment"] = data["commitment"]
+    else:
         actor = event.get("actor")
         if isinstance(actor, int) and table.seats[actor].timeouts:
             # the seat moved: its timeouts are no longer in a row
@@ -404,10 +475,18 @@ def _seat_spec(index: int, seat: dict) -> dict:
     return {"kind": "bot", "level": level, "name": f"Bot {index} ({level})"}
 
 
-def _check_decks(pack: list[str], decks: list[list[str]]) -> None:
+def _check_decks(packs: list[list[str]], decks: list[list[str]]) -> None:
+    """Deck 0 is the first deal's: exactly its pack. Later ones are each an ordering of a pack the match
+    can use; which one a deal needs is only known at that deal (see Decks in the module docstring)."""
     for i, deck in enumerate(decks):
-        if sorted(deck) != sorted(pack):
-            raise OptionError("decks", f"deck {i} must hold exactly the {len(pack)} cards of this game's pack")
+        allowed = packs[:1] if i == 0 else packs
+        if not any(Counter(deck) == Counter(pack) for pack in allowed):
+            sizes = " or ".join(str(len(pack)) for pack in allowed)
+            if len(packs) == 1:
+                what = "this game's pack"
+            else:
+                what = "the first deal's pack" if i == 0 else "one of this game's packs"
+            raise OptionError("decks", f"deck {i} must hold exactly the {sizes} cards of {what}")
 
 
 def _player(table: Table, seat: int, standing: list[dict]) -> dict:
@@ -422,7 +501,7 @@ def _player(table: Table, seat: int, standing: list[dict]) -> dict:
 # Snapshots: a table as plain data and back
 
 _TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "revealed",
-                 "finished", "abandoned", "turn_timeout_s", "takeover_after")
+                 "commitment", "finished", "abandoned", "turn_timeout_s", "takeover_after")
 
 
 def dump(table: Table) -> dict:

@@ -10,8 +10,14 @@ from flask_smorest.utils import prepare_response
 from werkzeug.exceptions import HTTPException
 
 from events.connection import connect
-from service import errors, observability
+from events.store import EventStore
+from service import errors, observability, shutdown, stream
+from service.admission import Admission
+from service.caps import Caps
+from service.parking import Parking, ParkingMiddleware
 from service.config import Settings
+from service.http import read_body_in_time
+from service.hub import Hub
 from service.limits import init_limits
 from service.problems import PROBLEM_CONTENT_TYPE
 from service.schemas import Problem as ProblemSchema
@@ -62,6 +68,27 @@ class TalonApi(Api):
         self.spec.components.response(self.DEFAULT_ERROR_RESPONSE_NAME, response, lazy=True)
 
 
+HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket timeout is a bit longer
+HUB_MAX_READERS = 100_000  # matches with waiters in one process, each read on a connection of its own
+
+
+def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
+    """The fan-out hub (one Redis read per match per process for every stream and long-poll) on a
+    client of its own, whose blocking reads may outlast the default socket timeout; and the caps on
+    the connections one address holds."""
+    talon: Talon = app.extensions["talon"]
+    # Each match with local waiters keeps one connection blocked in a read: not the bounded request pool.
+    blocking = connect(settings.events_redis_url or settings.redis_url, max_connections=HUB_MAX_READERS,
+                       socket_timeout=HUB_BLOCK_S + 5, health_check_interval=30)
+    store = EventStore(blocking, prefix=settings.key_prefix, max_block_s=HUB_BLOCK_S)
+    hub = Hub(store, listener=talon.tables.extend, block_s=HUB_BLOCK_S)
+    shutdown.on_stop(hub.stop)
+    app.extensions["talon_hub"] = hub
+    app.extensions["talon_parking"] = Parking(hub, talon.store, stream.render, stream.revoked, stream.TERMINAL,
+                                              settings.stream_keepalive_s)
+    app.extensions["talon_caps"] = Caps(client, f"{settings.key_prefix}:caps")
+
+
 def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
     settings = settings or Settings.from_env()
     app = TalonFlask(__name__)
@@ -77,24 +104,29 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
-    client = client or redis.Redis.from_url(settings.redis_url, health_check_interval=30)
-    events_client = connect(settings.events_redis_url, health_check_interval=30) \
+    client = client or connect(settings.redis_url, pool_size=settings.redis_pool_size, health_check_interval=30)
+    events_client = connect(settings.events_redis_url, pool_size=settings.redis_pool_size, health_check_interval=30) \
         if settings.events_redis_url else None
     app.extensions["talon"] = Talon(client, key_prefix=settings.key_prefix, queue_name=settings.queue_name,
                                     bot_delay_s=settings.bot_delay_s, events_client=events_client)
     app.extensions["talon_settings"] = settings
 
+    _init_live(app, settings, client)
     observability.init_app(app, client, settings.queue_name)
     init_limits(app, settings, client)
     api = TalonApi(app)
-    from service.routes import docs, games, health, hints, ops, web
+    from service.routes import docs, games, health, hints, ops, rules, web
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)  # the browser client at / (not API: kept out of the spec)
+    app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
+    app.wsgi_app = ParkingMiddleware(Admission(app.wsgi_app, settings.admission_slots),
+                                     app.extensions["talon_parking"])
+    app.before_request(read_body_in_time)
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():

@@ -12,8 +12,14 @@ Four checks, each naming the first event where it fails (`Finding(version, check
   trusted;
 - commitments: each deal was committed right before it was dealt, each finished deal was revealed, the
   revealed deck and salt hash to the commitment, and dealing the revealed deck gives the recorded deal;
-- conservation: each deck is exactly the game's pack, the hands dealt come from it, no card is played
-  more often than the pack holds it, and each trick holds exactly the cards played to it.
+- conservation: each deck is exactly the pack of the players at its deal, the hands dealt come from it,
+  no card is played more often than the pack holds it, and each trick holds exactly the cards played to it.
+
+Logs written before Fifty-Six 56.2 hold deals after an elimination that were committed to the match's
+first pack (64 cards) while only its cards of the smaller pack were dealt. The replay accepts such a
+deal where the log shows it - where the step the table takes now departs from the log and exactly the
+step it took then (`games.table.first_pack_deal`: that deal's seeded or operator deck, nothing else)
+reproduces it - and the other checks then expect that deal's first-pack deck.
 
 The report is operator data (it may quote hidden cards): the ops route and the `talon` command show it,
 logs never do.
@@ -57,6 +63,7 @@ class Replay:
     game: str | None = None
     options: dict | None = None
     deal_states: dict[int, Any] = field(default_factory=dict)  # deal number -> engine state before it
+    first_pack_deals: set[int] = field(default_factory=set)   # deals dealt as before Fifty-Six 56.2
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -153,6 +160,8 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
             k = _common_prefix(candidate, plain[i:])
             if k == len(candidate) and candidate:
                 matched = candidate
+                if label == FIRST_PACK_DEAL:
+                    out.first_pack_deals.add(table.deals + 1)
                 break
             if k > best[0]:
                 best = (k, candidate, label)
@@ -179,6 +188,9 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
     return out
 
 
+FIRST_PACK_DEAL = "the system's deal as dealt before Fifty-Six 56.2"
+
+
 def _candidates(table: tables.Table, before_last: tables.Table, events: list[dict], i: int) -> Iterator[tuple[str, list[dict]]]:
     """Every decision that could have produced the events from `i` on, each as (label, its events)."""
     event = events[i]
@@ -196,6 +208,7 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
     seats_open = any(s.open for s in table.seats)
     if table.deals > 0 or not seats_open:
         yield from attempt("the system's next step", lambda: tables.system_events(table))
+        yield from attempt(FIRST_PACK_DEAL, lambda: tables.first_pack_deal(table))
     if table.status == "active":
         rules = table.rules
         for seat in rules.to_act(table.state):
@@ -313,8 +326,11 @@ def _check_reveal(event: StoredEvent, committed: tuple[int, str] | None, dealt: 
                                          f"{actual[:16]}..., but event {committed[0]} committed to {committed[1][:16]}...")]
     state = replay.deal_states.get(deal)
     if dealt is not None and state is not None and replay.game is not None:
+        rules = rules_for(replay.game)
+        if deal in replay.first_pack_deals:  # the engine dealt only the cards of the deal's pack
+            deck = tables.cards_within(deck, rules.deal_pack(replay.options, state))
         try:
-            redealt = rules_for(replay.game).decide(state, None, {"type": "deal", "deck": list(deck)})
+            redealt = rules.decide(state, None, {"type": "deal", "deck": list(deck)})
         except Exception as exc:  # noqa: BLE001
             return [Finding(v, "commitment", f"deal {deal}: the revealed deck cannot be dealt: {exc}")]
         if not redealt or redealt[0]["data"] != dealt.data:
@@ -345,7 +361,8 @@ def verify_commitments(public_events: Iterable[dict]) -> list[str]:
 def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Finding], int]:
     if replay.game is None:
         return [], 0
-    pack = Counter(rules_for(replay.game).deck(replay.options))
+    rules = rules_for(replay.game)
+    first = pack = Counter(rules.deck(replay.options))
     findings: list[Finding] = []
     deals = 0
     played: Counter = Counter()
@@ -359,12 +376,15 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
         v, data = event.version, event.data
         if event.type == "deal_revealed":
             deck = Counter(map(str, data.get("deck") or []))
-            if deck != pack:
+            expected = _revealed_pack(rules, replay, data.get("deal"), deck)
+            if deck != expected:
                 found(v, f"deal {data.get('deal')}: the revealed deck is not the pack "
-                         f"(missing {sorted((pack - deck).elements())}, extra {sorted((deck - pack).elements())})")
+                         f"(missing {sorted((expected - deck).elements())}, extra {sorted((deck - expected).elements())})")
         elif event.type == "dealt":
             deals += 1
             played, trick = Counter(), []
+            state = replay.deal_states.get(deals)
+            pack = first if state is None else Counter(rules.deal_pack(replay.options, state))
             hands = data.get("hands")
             if isinstance(hands, list):
                 held = Counter(c for hand in hands if isinstance(hand, list) for c in hand)
@@ -384,6 +404,18 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
         elif event.type == "round_ended" and trick:
             found(v, f"deal {deals}: the round ended with cards on the table that no trick took: {_short(trick)}")
     return findings, deals
+
+
+def _revealed_pack(rules, replay: Replay, deal: Any, deck: Counter) -> Counter:
+    """The pack deal `deal`'s revealed deck must be: that of the players at the deal, or the first pack
+    for a deal dealt as before Fifty-Six 56.2. Where the replay did not reach the deal, any pack of the
+    game will do (the replay reports the departure)."""
+    if deal in replay.first_pack_deals:
+        return Counter(rules.deck(replay.options))
+    if deal in replay.deal_states:
+        return Counter(rules.deal_pack(replay.options, replay.deal_states[deal]))
+    packs = [Counter(pack) for pack in rules.packs(replay.options)]
+    return deck if deck in packs else packs[0]
 
 
 # ---------------------------------------------------------------------------------------------------

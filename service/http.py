@@ -10,13 +10,16 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
 from games import table as tables
-from service import observability
+from service import cooperative, observability
+from service.caps import AtCapacity, Lease
 from service.config import Settings
+from service.hub import Hub
 from service.problems import PROBLEM_CONTENT_TYPE, Problem
 from service.schemas import Problem as ProblemSchema
 from service.usecases import Talon, UnknownGame, token_hash
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
+CAPACITY_RETRY_S = 10
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 
 
@@ -26,6 +29,38 @@ def talon() -> Talon:
 
 def settings() -> Settings:
     return current_app.extensions["talon_settings"]
+
+
+def hub() -> Hub:
+    return current_app.extensions["talon_hub"]
+
+
+class Held:
+    """One waiting connection (an event stream, a long-poll) of this process: its lease on the address's
+    cap, and its place in the `talon_live_connections` gauge. `close` ends both, once."""
+
+    def __init__(self, kind: str, lease: Lease | None):
+        self.kind, self.lease, self.closed = kind, lease, False
+        observability.LIVE_CONNECTIONS.labels(kind).inc()
+
+    def close(self) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        observability.LIVE_CONNECTIONS.labels(self.kind).dec()
+        if self.lease is not None:
+            self.lease.release()
+
+
+def hold_connection(kind: str, cap: int) -> Held:
+    """One more waiting connection of `kind` ("streams", "long-polls") for the client's address; 429
+    problem+json when the address holds `cap` of them already (service/caps.py)."""
+    try:
+        lease = current_app.extensions["talon_caps"].take(kind, request.remote_addr or "unknown", cap)
+    except AtCapacity as full:
+        raise Problem(429, "too-many-connections", f"this address holds {full.cap} open {kind} already; "
+                      "close one or retry later", headers={"Retry-After": str(CAPACITY_RETRY_S)}) from None
+    return Held(kind, lease)
 
 
 def json_response(body, status: int = 200, headers: dict | None = None) -> Response:
@@ -38,6 +73,19 @@ def view_response(table: tables.Table, seat: int | None, status: int = 200, head
     return json_response(tables.seat_view(table, seat), status,
                          {"ETag": f'"{table.version}"', "Vary": "Authorization", "Cache-Control": "no-store",
                           **(headers or {})})
+
+
+def read_body_in_time() -> None:
+    """A before-request hook: a request's body is read whole within Settings.body_timeout_s, or the
+    request gets 408 (a client that trickles its body cannot hold a connection for ever)."""
+    if not request.content_length and "chunked" not in request.headers.get("Transfer-Encoding", ""):
+        return
+    try:
+        with cooperative.deadline(settings().body_timeout_s):
+            request.get_data(cache=True)
+    except cooperative.Deadline:
+        raise Problem(408, "request-timeout", f"the request body did not arrive within "
+                                              f"{settings().body_timeout_s:g} s") from None
 
 
 def unauthorized(detail: str) -> Problem:

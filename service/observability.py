@@ -26,16 +26,15 @@ import time
 from collections.abc import Sequence
 from contextlib import contextmanager
 
-import orjson
 from flask import Flask, Response, current_app, request
 from flask_smorest import Blueprint
-from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Histogram,
+from prometheus_client import (CONTENT_TYPE_LATEST, REGISTRY, CollectorRegistry, Counter, Gauge, Histogram,
                                generate_latest)
 from prometheus_client.core import GaugeMetricFamily
 from rq.job import get_current_job
 
 from events import store as event_store
-from events.codec import format_at
+from service import logformat
 
 log = logging.getLogger("talon.http")
 events_log = logging.getLogger("talon.events")
@@ -53,6 +52,8 @@ IDEMPOTENT_REPLAYS = Counter("talon_idempotent_replays_total",
                              "Appends answered from an idempotency record, writing nothing")
 IDEMPOTENCY_MISMATCHES = Counter("talon_idempotency_mismatches_total",
                                  "Appends refused: the idempotency key was used with another request")
+LIVE_CONNECTIONS = Gauge("talon_live_connections", "Event streams and long-polls waiting now", ["kind"],
+                         multiprocess_mode="livesum")
 BOT_DECISION = Histogram("talon_bot_decision_seconds", "Time a bot takes to choose and decide its move",
                          ["game"], buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5))
 
@@ -145,28 +146,20 @@ def metrics_text(queue_collector: QueueCollector | None) -> bytes:
 # --------------------------------------------------------------------------------------------------
 # Logging
 
-_request_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("request_id", default=None)
-_game_id: contextvars.ContextVar[str | None] = contextvars.ContextVar("game_id", default=None)
-_seat: contextvars.ContextVar[int | None] = contextvars.ContextVar("seat", default=None)
 _started: contextvars.ContextVar[float | None] = contextvars.ContextVar("started", default=None)
-
-CONTEXT_FIELDS = ("request_id", "game_id", "seat", "job_id")
-# Extra fields a log call may pass (anything else given as `extra` is dropped, so nothing leaks by accident).
-EXTRA_FIELDS = ("method", "route", "path", "status", "duration_ms", "versions", "types", "worker")
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
-# A seat token is `<game id>.<urlsafe secret>`; a credential follows "Bearer".
-SECRET_SHAPES = re.compile(r"(?i)(bearer\s+)\S+|\b[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{32,}\b")
 
 
 def bind(**context) -> None:
     """Adds request context (game_id, seat) to every log line of the current request."""
     if "game_id" in context:
-        _game_id.set(context["game_id"])
+        logformat.game_id.set(context["game_id"])
     if "seat" in context:
-        _seat.set(context["seat"])
+        logformat.seat.set(context["seat"])
 
 
 def _job_context() -> dict:
+    """The rq job being run: its id, and the game and seat of its arguments (worker processes)."""
     job = get_current_job()  # None outside a job
     if job is None:
         return {}
@@ -177,37 +170,6 @@ def _job_context() -> dict:
     if len(args) >= 3 and isinstance(args[2], int):
         context["seat"] = args[2]
     return context
-
-
-def redact(text: str) -> str:
-    return SECRET_SHAPES.sub(lambda m: (m.group(1) or "") + "[redacted]", text)
-
-
-class JsonFormatter(logging.Formatter):
-    def format(self, record: logging.LogRecord) -> str:
-        entry = {"ts": format_at(int(record.created), int(record.msecs)), "level": record.levelname, "logger": record.name,
-                 "msg": redact(record.getMessage())}
-        context = {"request_id": _request_id.get(), "game_id": _game_id.get(), "seat": _seat.get(),
-                   **_job_context()}
-        for name in CONTEXT_FIELDS:
-            value = getattr(record, name, None)
-            value = context.get(name) if value is None else value
-            if value is not None:
-                entry[name] = value
-        for name in EXTRA_FIELDS:
-            if hasattr(record, name):
-                entry[name] = getattr(record, name)
-        if record.exc_info:
-            entry["exc"] = redact(self.formatException(record.exc_info))
-        return orjson.dumps(entry, default=str).decode()
-
-
-class TextFormatter(logging.Formatter):
-    def __init__(self):
-        super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
-
-    def format(self, record: logging.LogRecord) -> str:
-        return redact(super().format(record))
 
 
 def configure_logging(level: str | None = None, stream=None) -> logging.Handler:
@@ -221,7 +183,7 @@ def configure_logging(level: str | None = None, stream=None) -> logging.Handler:
     logging.logThreads = logging.logProcesses = logging.logMultiprocessing = False
     logging._srcfile = None  # as the logging docs' "Optimization" section says, to skip finding the caller
     handler = logging.StreamHandler(stream or sys.stderr)
-    handler.setFormatter(TextFormatter() if os.environ.get("LOG_FORMAT") == "text" else JsonFormatter())
+    handler.setFormatter(logformat.TextFormatter() if os.environ.get("LOG_FORMAT") == "text" else logformat.JsonFormatter())
     handler._talon = True
     root.addHandler(handler)
     # Any case, as gunicorn takes it (its config lowercases LOG_LEVEL; logging knows only upper case).
@@ -245,9 +207,9 @@ def init_app(app: Flask, connection, queue_name: str) -> None:
         _started.set(time.perf_counter())
         incoming = req.environ.get("HTTP_X_REQUEST_ID", "")
         # 32 random hex digits, as uuid4().hex gives them, without building a UUID on every request.
-        _request_id.set(incoming if REQUEST_ID.match(incoming) else os.urandom(16).hex())
-        _game_id.set((req.view_args or {}).get("game_id"))
-        _seat.set(None)
+        logformat.request_id.set(incoming if REQUEST_ID.match(incoming) else os.urandom(16).hex())
+        logformat.game_id.set((req.view_args or {}).get("game_id"))
+        logformat.seat.set(None)
 
     @app.after_request
     def _finish(response: Response) -> Response:
@@ -261,7 +223,7 @@ def init_app(app: Flask, connection, queue_name: str) -> None:
             requests_total, latency = _http_metrics(req.method, route, response.status_code)
             requests_total.inc()
             latency.observe(elapsed)
-        response.headers.add("X-Request-ID", _request_id.get() or "")  # no route sets one: no need to replace
+        response.headers.add("X-Request-ID", logformat.request_id.get() or "")  # no route sets one: no need to replace
         if log.isEnabledFor(logging.INFO):
             log.info("request", extra={"method": req.method, "route": route, "path": req.path,
                                        "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
@@ -270,9 +232,9 @@ def init_app(app: Flask, connection, queue_name: str) -> None:
     @app.teardown_request
     def _forget(_exc):
         # The context belongs to this request only (a thread serves many; a job may run on it next).
-        _request_id.set(None)
-        _game_id.set(None)
-        _seat.set(None)
+        logformat.request_id.set(None)
+        logformat.game_id.set(None)
+        logformat.seat.set(None)
         _started.set(None)
 
     app.extensions["talon_metrics"] = collector
@@ -288,6 +250,7 @@ def _http_metrics(method: str, route: str, status: int):
 def init_worker() -> None:
     """The worker's logs and metrics (its samples reach the API's /metrics in multiprocess mode, or
     its own port if TALON_WORKER_METRICS_PORT is set)."""
+    logformat.add_context(_job_context)
     configure_logging()
     install_metrics()
     port = os.environ.get("TALON_WORKER_METRICS_PORT")

@@ -57,7 +57,10 @@ class CreateGame(Schema):
                        metadata={"description": "Operator only: seed for reproducible shuffles"})
     decks = fields.List(fields.List(fields.String(validate=validate.Regexp(CARD)), validate=validate.Length(max=64)),
                         validate=validate.Length(max=100),
-                        metadata={"description": "Operator only: exact deck orders, top first, one per deal"})
+                        metadata={"description": "Operator only: exact deck orders, top first, one per deal. Deck 0 "
+                                              "is the first deal's pack; a later deck must be a pack the match "
+                                              "can use, and a deal whose players it does not fit (Fifty-Six: 48 "
+                                              "cards once 8 players are down to 6 or 4) is dealt from the seed"})
 
 
 class ClaimSeat(Schema):

@@ -100,26 +100,6 @@ class Talon:
         except (UnknownAggregate, ValueError):  # ValueError: an id the store refuses as a key
             raise UnknownGame(game_id) from None
 
-    def wait_for_change(self, table: tables.Table, known_version: int, timeout_s: float,
-                        until: Callable[[], bool] | None = None) -> tables.Table:
-        """Long-poll: the table once its version has moved past `known_version`, or as it is at the
-        timeout (or once `until()` says to stop waiting)."""
-        if table.version != known_version:
-            return table
-        try:
-            return self.tables.wait(table.game_id, table, timeout_s, until=until)
-        except UnknownAggregate:  # deleted while it was waited on
-            raise UnknownGame(table.game_id) from None
-
-    def wait_from_held(self, held: tables.Table, timeout_s: float,
-                       until: Callable[[], bool] | None = None) -> tables.Table:
-        """Long-poll from a table this process holds (`held_table`), without loading it first: what
-        follows it is folded on once the store has checked that it chains onto the held entry. If nothing
-        follows before the timeout, the table is loaded once, so that the answer is what is stored (the
-        held table may be of a game deleted meanwhile)."""
-        table = self.wait_for_change(held, held.version, timeout_s, until)
-        return self.table(held.game_id) if table is held else table
-
     def events_page(self, game_id: str, after: int, limit: int):
         events = self.store.read(game_id, after=after, limit=limit + 1)
         return events[:limit], len(events) > limit

@@ -35,7 +35,8 @@ from games.fiftysix import view as _view
 from games.fiftysix.state import State
 
 
-RULES = rules_of("fifty-six", "56.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
-                 legal=_legal, view=_view)
+# 56.2: each deal is dealt from the pack of the players at that deal (no longer the first pack trimmed).
+RULES = rules_of("fifty-six", "56.2", options=_options, state=_state, rules=_rules, evolve=_evolve,
+                 legal=_legal, view=_view, packs=_options.packs, deal_pack=_rules.deal_pack)
 
 __all__ = ["RULES", "State"]

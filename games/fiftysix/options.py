@@ -85,6 +85,19 @@ def deck(options: dict) -> list[str]:
     return pack_for(options.get("players", 4))
 
 
+def packs(options: dict) -> list[list[str]]:
+    """Every pack a deal of the match can use, the first deal's first. Eliminations (RULES §1.9) take
+    eight players in pairs down to six and four, and the pack from 64 cards to 48; with two sides the
+    first elimination ends the match."""
+    players = options.get("players", 4)
+    counts = range(players, 3, -2) if options.get("team_format", "pairs") == "pairs" else (players,)
+    found: list[list[str]] = []
+    for pack in map(pack_for, counts):
+        if pack not in found:
+            found.append(pack)
+    return found
+
+
 def seat_counts(options: dict) -> set[int]:
     players = options.get("players")
     return {players} if players in PLAYER_COUNTS else set(PLAYER_COUNTS)

@@ -15,7 +15,7 @@ from games.engine import decider, event
 from games.errors import ActionShapeError, NotYourTurn
 from games.fiftysix.evolve import evolve
 from games.fiftysix.legal import DENOMINATIONS, check
-from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, deck, pack_for, ranks_for
+from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, pack_for
 from games.fiftysix.scoring import round_result
 from games.fiftysix.state import (
     AWAIT_DEAL, ROUND_OVER, Contract, State, active_seats, dump_contract, dump_result, next_active,
@@ -66,15 +66,16 @@ def _check_bid_shape(action: dict) -> None:
 
 # --- system actions ---------------------------------------------------------------------------------
 
-def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[list[str]]]:
-    """RULES §1.4: the whole pack in batches of 4, in play order from dealer+1, active seats only.
+def deal_pack(options: dict, state: State) -> list[str]:
+    """The pack of the deal `state` awaits or is playing: that of the seats whose team holds tables
+    (RULES §1.2, §1.9: 64 cards for eight, 48 for six or four). Tables change hands only when a deal is
+    scored, so until then these are also the seats of the deal in play."""
+    return pack_for(len(active_seats(state)))
 
-    After an elimination the pack shrinks (RULES §1.9: 8 -> 6 players drops the 8s and 7s). The table
-    keeps offering the match's first pack, so its order is kept and the unused ranks are left out.
-    """
+
+def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[list[str]]]:
+    """RULES §1.4: the whole pack in batches of 4, in play order from dealer+1, active seats only."""
     active = active_seats(state)
-    ranks = ranks_for(len(active))
-    pack = [c for c in pack if cards.rank_of(c) in ranks]
     hands: list[list[str]] = [[] for _ in range(state.n_seats)]
     seat = state.dealer
     for start in range(0, len(pack), BATCH):
@@ -86,11 +87,11 @@ def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[lis
 def deal(state: State, action: dict) -> list[dict]:
     if state.phase != AWAIT_DEAL:
         raise NotYourTurn("no deal is due now")
-    pack = action["deck"]
-    active = active_seats(state)
-    allowed = (Counter(pack_for(len(active))), Counter(deck(state.options.as_dict())))
-    if not isinstance(pack, list) or Counter(map(str, pack)) not in allowed:
-        raise ActionShapeError(f"deck must be an ordering of the {len(pack_for(len(active)))}-card pack")
+    pack, players = action["deck"], len(active_seats(state))
+    expected = pack_for(players)
+    if not isinstance(pack, list) or Counter(map(str, pack)) != Counter(expected):
+        raise ActionShapeError(f"deck must be an ordering of the {len(expected)}-card pack of the {players} "
+                               "players at this deal")
     active, hands = deal_cards(state, pack)
     return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": state.dealer,
                                   "active": list(active), "hands": hands})]

@@ -8,9 +8,11 @@ from flask_smorest import Blueprint
 
 from games import table as tables
 from games.errors import RuleError
-from service import examples, shutdown, stream
-from service.http import (arguments, bearer_token, caller, documented, idempotency_key, if_match_versions,
-                          is_operator_token, json_body, json_response, problems, settings, talon, view_response)
+from service import admission, cooperative, examples, parking, stream
+from service.http import (arguments, bearer_token, caller, documented, hub, idempotency_key, if_match_versions,
+                          hold_connection, is_operator_token, json_body, json_response, problems, settings, talon,
+                          view_response)
+from service.hub import HubStopped
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (Action, ClaimSeat, CreateGame, EventsPage, EventsQuery, GameQuery, Lobby,
@@ -80,39 +82,68 @@ def get_game(game_id):
     query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = talon(), bearer_token()
     known = _if_none_match()
-    wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") else 0
-    table = _wait_on_held(app, game_id, token, known, wait) if wait and known is not None else None
-    if table is None:
-        table = app.table(game_id)
-        if wait:
-            caller(table, token)  # a stranger is refused before the wait, not after it
-            table = app.wait_for_change(table, known if known is not None else table.version, wait,
-                                        until=shutdown.stopping)
+    again = parking.AGAIN in request.environ   # a parked long-poll answered now: no wait, the stored table
+    wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") and not again else 0
+    table = _table_at(app, game_id, known) if wait else app.table(game_id)
+    if wait and table.version == (known if known is not None else table.version):
+        caller(table, token)  # a stranger is refused before the wait, not after it
+        if parking.can_park(request.environ):
+            return _park_poll(table, wait)
+        table = _wait_past(app, game_id, table.version, wait)
     who = caller(table, token)  # as the table is now: a seat reset during the wait is no longer that seat
     if known is not None and known == table.version:
         return "", 304, {"ETag": f'"{table.version}"'}
     return view_response(table, who.seat)
 
 
-def _held_for(app, game_id: str, token: str | None, required: bool = False, version: int | None = None):
-    """(the table this process holds for the game, who the caller is at it), without a round trip; None
-    when the process holds none (or none at `version`, if given) or that table does not know the caller:
-    the route then loads it."""
+def _park_poll(table, wait: float):
+    """Under gunicorn's gevent worker the long-poll is parked (service/parking.py): the request ends
+    here, and it is run again without its wait once the match moves on or the wait is over, its answer
+    sent then. What is returned here is never sent."""
+    held = hold_connection("long-polls", settings().max_long_polls_per_address)
+    request.environ[parking.POLL] = parking.PollPlan(table.game_id, table.game, table.version, wait, held.close)
+    return "", 204
+
+
+def _table_at(app, game_id: str, version: int | None):
+    """The table to start a long-poll from: the one this process holds when it is at the version the
+    client has (the common case: this process answered the client's last request; no round trip), else
+    the table as stored."""
     held = app.held_table(game_id)
-    if held is None or (version is not None and held.version != version):
+    return held if held is not None and version is not None and held.version == version else app.table(game_id)
+
+
+def _wait_past(app, game_id: str, version: int, seconds: float):
+    """The table once its version has moved past `version`, or as it is after `seconds` (or when the client
+    went away, or the process stops). The wait is a place in the process's fan-out hub (no Redis read of
+    its own, no thread), under the address's cap on waiting long-polls."""
+    held = hold_connection("long-polls", settings().max_long_polls_per_address)
+    try:
+        with hub().subscribe(game_id, version) as subscription, admission.paused(request.environ):
+            stop_watching = cooperative.watch_disconnect(cooperative.client_socket(request.environ),
+                                                         subscription.wake)
+            try:
+                subscription.next_batch(seconds)
+            except HubStopped:
+                pass
+            finally:
+                stop_watching()
+    finally:
+        held.close()
+    table = app.held_table(game_id)  # the hub folds what it reads onto the table this process holds
+    return table if table is not None and table.version > version else app.table(game_id)
+
+
+def _held_for(app, game_id: str, token: str | None, required: bool = False):
+    """(the table this process holds for the game, who the caller is at it), without a round trip; None
+    when the process holds none or that table does not know the caller: the route then loads it."""
+    held = app.held_table(game_id)
+    if held is None:
         return None
     try:
         return held, caller(held, token, required=required)
     except Problem:
         return None
-
-
-def _wait_on_held(app, game_id: str, token: str | None, known: int, wait: float):
-    """The common long-poll without loading the table first: the client waits past the version this
-    process holds the table at (it answered the client's last request). None when the process holds
-    another version or the caller is not someone the held table knows: the route then loads it."""
-    found = _held_for(app, game_id, token, version=known)
-    return app.wait_from_held(found[0], wait, until=shutdown.stopping) if found is not None else None
 
 
 @blp.route("/<game_id>/players", methods=["POST"])
@@ -226,7 +257,7 @@ def stream_ticket(game_id):
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
         raise Problem(403, "forbidden", "tickets are for seats; spectators need none")
-    return json_response(stream.issue_ticket(game_id, who.seat), 201)
+    return json_response(stream.issue_ticket(table, who.seat), 201)
 
 
 @blp.route("/<game_id>/stream", methods=["GET"])
@@ -241,11 +272,11 @@ def get_stream(query, game_id):
     """Server-Sent Events, resumable with `Last-Event-ID`"""
     table = talon().table(game_id)
     if "ticket" in query:
-        who = stream.redeem_ticket(query["ticket"], game_id)
+        who = stream.redeem_ticket(query["ticket"], table)
     else:
         who = caller(table, bearer_token())
     after = stream.resume_point(query.get("last_event_id"), request.headers.get("Last-Event-ID"))
-    return stream.response(table.game, game_id, who, after)
+    return stream.response(table, who, after)
 
 
 def _if_none_match() -> int | None:

@@ -11,6 +11,7 @@ from flask_smorest import Blueprint
 
 from games import bots
 from games import table as tables
+from service import cooperative
 from service.http import bearer_token, caller, json_response, problems, talon
 from service.problems import Problem
 from service.schemas import Hint
@@ -18,6 +19,13 @@ from service.schemas import Hint
 blp = Blueprint("hints", __name__, url_prefix="/v1/games", description="Hints for a seat's decision")
 
 HINT_SECONDS = 0.3  # the route, not the pure bot, holds the clock
+
+
+def _search(view: dict, seed: str):
+    """The expert's search, bounded in time. Up to HINT_SECONDS of CPU: it runs off the event loop
+    (service/cooperative.py), which meanwhile serves every other connection."""
+    deadline = time.monotonic() + HINT_SECONDS
+    return bots.decide(view, "expert", seed=seed, stop=lambda: time.monotonic() > deadline)
 
 
 @blp.route("/<game_id>/hint", methods=["GET"])
@@ -37,9 +45,7 @@ def get_hint(game_id):
     if not view["legal_actions"]:
         raise Problem(409, "not-your-turn", "the game does not wait for this seat now",
                       current_version=table.version)
-    deadline = time.monotonic() + HINT_SECONDS
-    action, values = bots.decide(view, "expert", seed=f"hint:{game_id}:{table.version}:{who.seat}",
-                                 stop=lambda: time.monotonic() > deadline)
+    action, values = cooperative.offload(_search, view, f"hint:{game_id}:{table.version}:{who.seat}")
     # An action the expert proved dominated (and never plays) has no value of its own: null.
     searched = values or {}
     rows = [{"action": a, "value": None if (v := searched.get(bots.action_key(a))) is None else round(v, 3)}

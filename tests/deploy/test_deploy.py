@@ -453,6 +453,17 @@ def test_the_dockerfile_is_multi_stage_and_runs_as_a_user():
         assert role in text
 
 
+def test_the_image_holds_the_rules_pages_where_the_service_looks_for_them():
+    """The image installs the packages only; the rules pages' Markdown is copied beside them and
+    TALON_RULES_DIR points there (service/routes/rules.py)."""
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text())  # continuation lines joined
+    final = text[text.rindex("\nFROM "):]
+    copies = dict(line.split()[-2:] for line in final.splitlines() if line.startswith("COPY docs/rules "))
+    env = dict(item.split("=", 1) for line in final.splitlines() if line.startswith("ENV ")
+               for item in line.split()[1:])
+    assert env.get("TALON_RULES_DIR") and copies.get("docs/rules") == env["TALON_RULES_DIR"]
+
+
 def test_the_entrypoint_runs_any_other_command(tmp_path):
     done = subprocess.run([str(DEPLOY / "docker-entrypoint.sh"), "echo", "hello"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "hello\n"

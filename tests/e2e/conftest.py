@@ -90,8 +90,10 @@ def running_service(**env: str) -> Iterator[Service]:
     working directory of their own; `env` adds to or overrides the processes' environment."""
     workdir = Path(tempfile.mkdtemp(prefix="talon-e2e-"))
     redis = RedisProcess(appendonly=True, workdir=str(workdir)).start()
+    (workdir / "metrics").mkdir()
+    # As `make run` serves: metrics of every process in Prometheus' multiprocess mode, in a fresh directory.
     full_env = {**os.environ, "REDIS_URL": redis.url, "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "2",
-                "PYTHONUNBUFFERED": "1",
+                "PYTHONUNBUFFERED": "1", "PROMETHEUS_MULTIPROC_DIR": str(workdir / "metrics"),
                 # A scripted client plays far faster than a person: the per-seat limit is raised, not off.
                 "TALON_RATE_LIMIT_ACTIONS": "500/second", **env}
     base_url, api = spawn_api(workdir, full_env)

@@ -16,7 +16,7 @@ import orjson
 import pytest
 import redis
 
-from events import EventStore
+from events.store import EventStore
 from events.codec import pack, unpack
 from events.audit import entry_hash, genesis_hash
 from service import audit, cli

@@ -6,7 +6,7 @@ import hashlib
 
 import pytest
 
-from events import EventStore, GameExists, RawEntry
+from events.store import EventStore, GameExists, RawEntry
 from events.audit import entry_hash, genesis_hash, verify_chain
 from events.codec import pack, unpack
 

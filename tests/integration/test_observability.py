@@ -13,8 +13,8 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 from rq import Queue, SimpleWorker
 
-from events import VersionConflict
-from service import observability
+from events.store import VersionConflict
+from service import logformat, observability
 from tests.support.talon import OPERATOR, TWO_HUMANS, auth, burst, make_app, run_jobs, start_match
 
 
@@ -95,12 +95,13 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
     """Two humans and a match to the end, with every logger at DEBUG and the worker logging too."""
     out = io.StringIO()
     handler = logging.StreamHandler(out)
-    handler.setFormatter(observability.JsonFormatter())
+    handler.setFormatter(logformat.JsonFormatter())
     root = logging.getLogger()
     old_level = root.level
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
     try:
+        observability.init_worker()  # the jobs below run in this process, as in the worker: its log context
         app = make_app(redis_url)
         client = app.test_client()
         game_id, tokens = start_match(client, {**TWO_HUMANS, "options": {"match_target": 3}})
@@ -159,5 +160,5 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
 def test_a_token_in_a_message_is_masked():
     record = logging.LogRecord("x", logging.INFO, __file__, 1, "got %s and %s", (
         "0123456789abcdef.Xy0123456789012345678901234567890123456789", "Bearer sEcReT"), None)
-    line = json.loads(observability.JsonFormatter().format(record))
+    line = json.loads(logformat.JsonFormatter().format(record))
     assert line["msg"] == "got [redacted] and Bearer [redacted]"

@@ -50,30 +50,25 @@ def test_the_store_sends_only_what_follows_a_known_entry(r):
     assert not stranger.known and stranger.snapshot.version == 2 and [e.type for e in stranger.events] == ["played"]
 
 
-def test_a_waiter_folds_what_the_wait_read_and_holds_it_like_a_load(r):
+def test_events_read_elsewhere_are_folded_onto_the_held_state_when_they_chain_onto_it(r):
     store = EventStore(r)
     a, b = Repository(store, LOG), Repository(store, LOG)
-    state, _ = a.save("g1", None, [ev("created"), ev("dealt")])
+    _, first = a.save("g1", None, [ev("created"), ev("dealt")])
     b.save("g1", b.get("g1"), [ev("played"), ev("played")])
-    assert a.wait("g1", state, 1) == (4, ("created", "dealt", "played", "played")) == b.get("g1")
-    assert a.held("g1") == (4, ("created", "dealt", "played", "played"))
+    read = store.read("g1", after=2)                               # what the API's hub reads
+    a.extend("g1", read, first.head_hash)
+    assert a.held("g1") == (4, ("created", "dealt", "played", "played")) == b.get("g1")
     b.save("g1", b.get("g1"), [ev("taken")])
     assert a.get("g1") == (5, ("created", "dealt", "played", "played", "taken"))   # on from the held state
-    assert a.wait("g1", a.get("g1"), 0.2) == a.get("g1")                            # nothing came
 
 
-def test_a_waiter_loads_when_the_stream_is_no_longer_the_history_it_holds(r):
+def test_events_that_do_not_follow_the_held_state_are_not_folded(r):
     store = EventStore(r)
-    a = Repository(store, LOG)
-    state, _ = a.save("g1", None, [ev("created"), ev("dealt")])
-    store.delete("g1")
-    store.append("g1", [ev("other"), ev("game"), ev("here")], 0)   # a version 3 after a different 2
-    assert a.wait("g1", state, 1) == (3, ("other", "game", "here"))
-
-
-def test_a_waiter_without_a_held_entry_for_its_state_loads(r):
-    store = EventStore(r)
-    a = Repository(store, LOG, cache_size=0)
-    state, _ = a.save("g1", None, [ev("created")])
-    store.append("g1", [ev("dealt")], 1)
-    assert a.wait("g1", state, 1) == (2, ("created", "dealt"))
+    a, b = Repository(store, LOG), Repository(store, LOG)
+    _, first = a.save("g1", None, [ev("created"), ev("dealt")])
+    b.save("g1", b.get("g1"), [ev("played"), ev("played")])
+    a.extend("g1", store.read("g1", after=3), first.head_hash)     # a gap: version 3 is missing
+    a.extend("g1", store.read("g1", after=2), None)                # unchecked
+    a.extend("g1", store.read("g1", after=2), "0" * 40)            # another history
+    assert a.held("g1") == (2, ("created", "dealt"))
+    Repository(store, LOG).extend("g1", store.read("g1", after=2), first.head_hash)  # holds nothing: no-op

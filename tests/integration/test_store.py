@@ -8,9 +8,9 @@ import orjson
 import pytest
 import redis
 
-from events import (AppendResult, Codec, EventStore, IdempotencyMismatch, Snapshot, StoredEvent,
-                    VersionConflict)
-from events.store import HistoryChanged
+from events.codec import Codec, StoredEvent
+from events.store import (AppendResult, EventStore, HistoryChanged, IdempotencyMismatch, Snapshot,
+                          VersionConflict)
 
 AT = "2026-11-30T03:04:05.123Z"
 

@@ -11,7 +11,7 @@ def play_out(rules, bots, state, options: dict, rng: random.Random, levels, bot_
              keep_going: Callable, on_step: Callable | None = None):
     """Drives `state` with the system's deals and scoring and the bots' moves while `keep_going(state)`.
 
-    Deals shuffle the pack with `rng`; each bot gets its seat's view from `bot_view(state, seat)`.
+    Deals shuffle the pack of the players at that deal with `rng`; each bot gets its seat's view from `bot_view(state, seat)`.
     Returns (final state, all events); `on_step(state, events)` is called after every action.
     """
     log = []
@@ -20,7 +20,7 @@ def play_out(rules, bots, state, options: dict, rng: random.Random, levels, bot_
         if system is not None:
             seat, action = None, dict(system)
             if action["type"] == "deal":
-                action["deck"] = shuffled(rules.deck(options), rng)
+                action["deck"] = shuffled(rules.deal_pack(options, state), rng)
         else:
             seat = rules.to_act(state)[0]
             action = bots.choose(bot_view(state, seat), levels[seat], rng)

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import pytest
+
+from games.errors import ActionShapeError
 from games.fiftysix import RULES
 from games.fiftysix.options import pack_for
 from games.fiftysix.state import ROUND_OVER, Contract, Play, Trick
@@ -141,9 +144,11 @@ def test_elimination_path_from_eight_to_six_to_four_players():
     # t1 (s1, s5) bids 40 and fails: owes 3 to each, holds 2, pays t2 (seat after s1) both.
     state, events = force_score(state, Contract(1, 40, "S", 0), [20, 10, 20, 6])
     assert events[0]["data"]["tables"] == [2, 0, 4, 2] and events[0]["data"]["next_dealer"] == 0
-    state = deal(state, full)  # the table still offers 64 cards: the 8s and 7s are left out
+    with pytest.raises(ActionShapeError, match="the 48-card pack of the 6 players at this deal"):
+        deal(state, full)  # six players: the 8s and 7s are out of the pack, not dealt around
+    assert RULES.deal_pack(state.options.as_dict(), state) == pack_for(6)
+    state = deal(state, pack_for(6))
     assert [len(h) for h in state.round.hands] == [8, 0, 8, 8, 8, 0, 8, 8]
-    assert not any(c[0] in "87" for h in state.round.hands for c in h)
     assert state.round.to_play == 2
     # t3 (s3, s7) bids 28 and fails: owes 2 to each, from s4's team t0 on: t0 takes both.
     state, events = force_score(state, Contract(3, 28, "NT", 0), [30, 0, 20, 6])

@@ -1,0 +1,1 @@
+"""Talon's application layer."""

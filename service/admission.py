@@ -1,0 +1,74 @@
+"""Admission: at most a few requests of a process are worked on at once; the rest wait their turn.
+
+Under gevent a burst of requests (thousands of clients reconnecting after a deploy, say) would otherwise
+all be started at once, each taking the loop for a millisecond at every step: the loop's queue grows to
+the burst's size, and a request that needs a millisecond, such as a health probe, waits behind all of
+them. With admission, a request beyond `slots` waits for a free slot without running (a waiting greenlet
+is not in the loop's queue), so the queue stays short and the probes (`/livez`, `/readyz`), which never
+wait for a slot, answer in milliseconds whatever the burst.
+
+A request holds its slot until its view has returned its response (an event stream's body is sent
+afterwards, outside the slot); a long-poll lets its slot go while it waits (`Slot.paused`).
+"""
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+
+ENVIRON_KEY = "talon.slot"
+EXEMPT = frozenset({"/livez", "/readyz"})
+
+
+class Slot:
+    def __init__(self, slots: threading.BoundedSemaphore):
+        self._slots, self._held = slots, False
+
+    def take(self) -> None:
+        self._slots.acquire()
+        self._held = True
+
+    def release(self) -> None:
+        if self._held:
+            self._held = False
+            self._slots.release()
+
+    @contextlib.contextmanager
+    def paused(self) -> Iterator[None]:
+        """Lets the slot go for the block (a wait for something else), and takes one again after it."""
+        held = self._held
+        self.release()
+        try:
+            yield
+        finally:
+            if held:
+                self.take()
+
+
+class Admission:
+    """WSGI middleware around the app."""
+
+    def __init__(self, app, slots: int):
+        self.app = app
+        self.slots = threading.BoundedSemaphore(slots)
+
+    def __call__(self, environ, start_response):
+        if environ.get("PATH_INFO") in EXEMPT:
+            return self.app(environ, start_response)
+        slot = environ[ENVIRON_KEY] = Slot(self.slots)
+        slot.take()
+        try:
+            return self.app(environ, start_response)
+        finally:
+            slot.release()
+
+
+@contextlib.contextmanager
+def paused(environ: dict) -> Iterator[None]:
+    """The request's slot let go for the block (no-op when the request has none)."""
+    slot = environ.get(ENVIRON_KEY)
+    if slot is None:
+        yield
+        return
+    with slot.paused():
+        yield

@@ -1,0 +1,468 @@
+"""Parked event streams: an open stream that waits costs a socket and a small record, not a request.
+
+An event stream lasts minutes and mostly waits. Served as an ordinary response, each open stream keeps
+its whole request alive for that long: gunicorn's request, parser and response, the WSGI environ,
+Flask's response and the generator that produces it, a greenlet: about a hundred objects that CPython's
+garbage collector walks at every full collection. With thousands of streams per process those walks
+took 0.2-1 s, a pause of every connection of the process (health probes included).
+
+So under gunicorn's gevent worker a stream, once authorized and caught up, is *parked*: the response's
+status line, headers and the events it caught up with are written to a duplicate of the client's
+socket, and the request ends (the WSGI middleware returns gunicorn's ALREADY_HANDLED, so gunicorn
+writes nothing more; its own socket closes once its keep-alive wait runs out, the duplicate keeps the
+connection). From then on the stream is a `Parked` record and its socket, non-blocking:
+- per match with parked streams, one greenlet waits on the fan-out hub (service/hub.py) and writes each
+  new event to every stream of the match, as its caller may see it (rendered once per seat);
+- one greenlet per process sends the heartbeats and ends streams that reached their time limit;
+- a read watcher on each socket (no greenlet) notices the client closing it;
+- what a socket cannot take at once waits in the record, flushed when the socket can take it; a client
+  that lets MAX_PENDING bytes pile up is too slow and is dropped.
+The body is sent as it was unparked: in chunks to an HTTP/1.1 client, ending with the last chunk, and
+delimited by closing the connection for HTTP/1.0; either way the connection closes with the stream
+(`Connection: close`: parking ends its keep-alive, which an event stream never uses).
+
+A stream ends as it does unparked (service/stream.py): after the events of a finished match, at once on
+a reset of its seat, at its time limit, when its client goes away, or when the process stops.
+"""
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import socket
+import time
+from collections.abc import Callable
+
+from events.store import EventStore, StoredEvent
+
+log = logging.getLogger("talon.parking")
+
+MAX_PENDING = 256 * 1024     # bytes a client may leave unread before it is dropped as too slow
+TICK_S = 1.0                 # how often heartbeats and time limits are looked at
+CATCH_UP_PAGE = 500
+_GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
+
+
+def gevent_loop():
+    """gevent, when this process runs on its loop (the only place streams can be parked), else None."""
+    try:
+        from gevent import monkey
+    except ImportError:
+        return None
+    if not monkey.is_module_patched("socket"):
+        return None
+    import gevent
+    return gevent
+
+
+class Parked:
+    """One parked stream."""
+    __slots__ = ("sock", "fd", "chunked", "lot", "seat", "operator", "authorized_at", "cursor", "deadline",
+                 "quiet_since", "pending", "closed", "on_close", "reader", "writer", "answer", "then_close")
+
+    def __init__(self, sock, chunked: bool, seat: int | None, operator: bool, authorized_at: int, cursor: int,
+                 deadline: float, on_close: Callable[[], None]):
+        self.sock, self.fd, self.chunked = sock, sock.fileno(), chunked
+        self.lot: _Lot | None = None
+        self.seat, self.operator, self.authorized_at = seat, operator, authorized_at
+        self.cursor, self.deadline = cursor, deadline
+        self.quiet_since = time.monotonic()
+        self.pending = b""
+        self.closed = False
+        self.on_close = on_close
+        self.reader = self.writer = None
+        self.answer: Callable[[], bytes] | None = None   # a parked long-poll: its answer, made when it is due
+        self.then_close = False                           # close once what is pending has been sent
+
+
+class _Lot:
+    """The parked streams of one match in this process, fed by one greenlet on the hub."""
+    __slots__ = ("game_id", "game", "streams", "cursor")
+
+    def __init__(self, game_id: str, game: str, cursor: int):
+        self.game_id, self.game, self.streams, self.cursor = game_id, game, set(), cursor
+
+
+class Parking:
+    def __init__(self, hub, store: EventStore, render: Callable[[str, StoredEvent, int | None, bool], bytes],
+                 revoked: Callable[[StoredEvent, int | None, int], bool], terminal: frozenset[str],
+                 keepalive_s: float):
+        """`render(game, event, seat, operator)` is an event's message as that caller may see it;
+        `revoked(event, seat, authorized_at)` says when an event ends a seat's stream; `terminal` are the
+        event types after which a match writes nothing more."""
+        self.hub, self.store = hub, store
+        self.render, self.revoked, self.terminal = render, revoked, terminal
+        self.keepalive_s = keepalive_s
+        self._lots: dict[str, _Lot] = {}
+        self._all: set[Parked] = set()
+        self._ticker = None
+        self._raw_socket = None
+
+    @property
+    def streams(self) -> int:
+        return len(self._all)
+
+    def park(self, client_sock, chunked: bool, game_id: str, game: str, seat: int | None, operator: bool,
+             authorized_at: int, cursor: int, max_s: float, head: bytes, body: bytes,
+             on_close: Callable[[], None]) -> None:
+        """Takes over the stream: writes `head` (the response's status line and headers) and `body` (what
+        the client caught up with, up to version `cursor`) to a duplicate of `client_sock`, and keeps
+        feeding it, in chunks if `chunked`."""
+        gevent = gevent_loop()
+        sock = self._duplicate(client_sock)
+        stream = Parked(sock, chunked, seat, operator, authorized_at, cursor, time.monotonic() + max_s, on_close)
+        stream.reader = gevent.get_hub().loop.io(stream.fd, 1)
+        stream.reader.start(self._readable, stream)
+        self._all.add(stream)
+        self._send(stream, head)
+        self._write(stream, body)
+        if self._ticker is None:
+            self._ticker = gevent.spawn(self._tick)
+        self._join(stream, game_id, game)
+
+    def park_poll(self, client_sock, game_id: str, game: str, version: int, wait_s: float,
+                  answer: Callable[[], bytes], on_close: Callable[[], None]) -> None:
+        """Takes over a long-poll that waits past `version`: once the match has moved on, the wait is
+        over or the process stops, `answer()` (the whole HTTP response, made by running the request
+        again without its wait) is sent and the connection closed."""
+        gevent = gevent_loop()
+        sock = self._duplicate(client_sock)
+        poll = Parked(sock, False, None, False, 0, version, time.monotonic() + wait_s, on_close)
+        poll.answer = answer
+        poll.reader = gevent.get_hub().loop.io(poll.fd, 1)
+        poll.reader.start(self._readable, poll)
+        self._all.add(poll)
+        if self._ticker is None:
+            self._ticker = gevent.spawn(self._tick)
+        self._join(poll, game_id, game)
+
+    def close_all(self) -> None:
+        for stream in list(self._all):
+            self._end(stream)
+
+    # -- joining a match -----------------------------------------------------------------------------
+
+    def _join(self, stream: Parked, game_id: str, game: str) -> None:
+        """Adds the stream to its match's lot, after sending it what the lot has delivered since the
+        stream's cursor (read from the store: the check and the add are then done without a switch)."""
+        while not stream.closed:
+            lot = self._lots.get(game_id)
+            if lot is not None and lot.cursor > stream.cursor and stream.answer is not None:
+                self._respond(stream)   # the match moved on while the poll was being parked
+                return
+            if lot is not None and lot.cursor > stream.cursor:
+                events = self.store.read(game_id, after=stream.cursor, limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor))
+                if not self._deliver(stream, game, events):
+                    return
+                continue
+            if lot is None:
+                lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
+                gevent_loop().spawn(self._feed, lot)
+            stream.lot = lot
+            lot.streams.add(stream)
+            return
+
+    def _feed(self, lot: _Lot) -> None:
+        from service.hub import HubStopped
+        with self.hub.subscribe(lot.game_id, lot.cursor) as subscription:
+            while lot.streams:
+                try:
+                    batch = subscription.next_batch(60.0)
+                except HubStopped:
+                    break
+                if not batch:
+                    continue
+                lot.cursor = batch[-1].version
+                for stream in list(lot.streams):
+                    if stream.answer is not None:
+                        gevent_loop().spawn(self._respond, stream)
+                    else:
+                        self._deliver(stream, lot.game, batch)
+        for stream in list(lot.streams):
+            self._end(stream)
+        if self._lots.get(lot.game_id) is lot:
+            del self._lots[lot.game_id]
+
+    def _deliver(self, stream: Parked, game: str, events: list[StoredEvent]) -> bool:
+        """Writes the events after the stream's cursor; False once the stream has ended."""
+        rendered: dict = {}
+        for event in events:
+            if stream.closed:
+                return False
+            if event.version <= stream.cursor:
+                continue
+            if self.revoked(event, stream.seat, stream.authorized_at):
+                self._close(stream, ended=True)
+                return False
+            key = (event.version, stream.seat, stream.operator)
+            if key not in rendered:
+                rendered[key] = self.render(game, event, stream.seat, stream.operator)
+            self._write(stream, rendered[key])
+            stream.cursor = event.version
+        if any(e.type in self.terminal for e in events) and not stream.closed:
+            self._close(stream, ended=True)
+            return False
+        return not stream.closed
+
+    # -- the socket ------------------------------------------------------------------------------------
+
+    def _duplicate(self, client_sock):
+        if self._raw_socket is None:
+            from gevent import monkey
+            self._raw_socket = monkey.get_original("socket", "socket")
+        sock = self._raw_socket(fileno=os.dup(client_sock.fileno()))
+        sock.setblocking(False)
+        return sock
+
+    def _write(self, stream: Parked, data: bytes) -> None:
+        """One piece of the body (a chunk of its own when the body is chunked)."""
+        if stream.chunked and data:
+            data = b"%x\r\n%s\r\n" % (len(data), data)
+        self._send(stream, data)
+
+    def _send(self, stream: Parked, data: bytes) -> None:
+        if stream.closed or stream.pending is None:
+            return
+        stream.quiet_since = time.monotonic()
+        if stream.pending:
+            stream.pending += data
+        else:
+            stream.pending = data
+            self._flush(stream)
+        if stream.pending is None:
+            return
+        if len(stream.pending) > MAX_PENDING:
+            log.info("an event stream's client reads too slowly; dropped")
+            self._close(stream)
+        elif stream.pending and stream.writer is None and not stream.closed:
+            stream.writer = gevent_loop().get_hub().loop.io(stream.fd, 2)
+            stream.writer.start(self._writable, stream)
+
+    def _flush(self, stream: Parked) -> None:
+        if not stream.pending:
+            return
+        try:
+            sent = stream.sock.send(stream.pending)
+        except BlockingIOError:
+            return
+        except OSError as exc:
+            if exc.errno not in _GONE:
+                log.warning("event stream write failed: %s", exc)
+            self._close_soon(stream)
+            return
+        stream.pending = stream.pending[sent:]
+
+    def _writable(self, stream: Parked) -> None:
+        """Loop callback: the socket can take more."""
+        self._flush(stream)
+        if not stream.pending and stream.writer is not None and stream.pending is not None:
+            stream.writer.stop()
+            stream.writer = None
+            if stream.then_close:
+                self._close_soon(stream)
+
+    def _readable(self, stream: Parked) -> None:
+        """Loop callback: the client sent something, or closed its end (then it reads as end of file)."""
+        try:
+            gone = stream.sock.recv(1, socket.MSG_PEEK) == b""
+        except BlockingIOError:
+            return
+        except OSError:
+            gone = True
+        if gone:
+            self._close_soon(stream)
+        else:
+            stream.reader.stop()   # a client that sends more on an event stream: left to its time limit
+
+    # -- ending -------------------------------------------------------------------------------------------
+
+    def _end(self, stream: Parked) -> None:
+        """The server ends it: a stream gets its last chunk, a long-poll its answer."""
+        if stream.answer is not None:
+            self._respond(stream)
+        else:
+            self._close(stream, ended=True)
+
+    def _respond(self, poll: Parked) -> None:
+        """A parked long-poll's answer, sent; the connection closes once it is out."""
+        answer, poll.answer = poll.answer, None
+        if answer is None or poll.closed:
+            return
+        if poll.lot is not None:
+            poll.lot.streams.discard(poll)
+        try:
+            response = answer()
+        except Exception:  # noqa: BLE001 - the request's own errors are answered by the app; this is worse
+            log.warning("a parked long-poll could not be answered", exc_info=True)
+            self._close(poll)
+            return
+        self._send(poll, response)
+        if poll.pending:
+            poll.then_close = True
+        else:
+            self._close(poll)
+
+    def _close_soon(self, stream: Parked) -> None:
+        """From a loop callback, which must not block: the close (which releases the lease in Redis)
+        runs in a greenlet of its own. The watchers stop at once: they fire as long as their condition
+        holds, and a socket at end of file stays readable."""
+        if stream.closed:
+            return
+        for watcher in (stream.reader, stream.writer):
+            if watcher is not None:
+                watcher.stop()
+        if stream.pending is not None:
+            stream.pending = None   # nothing more is sent to a socket that failed or whose client left
+            gevent_loop().spawn(self._close, stream)
+
+    def _close(self, stream: Parked, ended: bool = False) -> None:
+        """Ends the stream; `ended`: the server ends it (the body's last chunk is sent), rather than the
+        client having gone or being too slow."""
+        if stream.closed:
+            return
+        if ended and stream.chunked:
+            self._send(stream, b"0\r\n\r\n")
+        stream.closed = True
+        self._all.discard(stream)
+        if stream.lot is not None:
+            stream.lot.streams.discard(stream)
+        for watcher in (stream.reader, stream.writer):
+            if watcher is not None:
+                watcher.stop()
+                watcher.close()
+        stream.reader = stream.writer = None
+        self._flush(stream)       # the last events (a match's end) go out if the socket takes them now
+        try:
+            stream.sock.close()
+        except OSError:
+            pass
+        try:
+            stream.on_close()
+        except Exception:  # noqa: BLE001 - a failed release must not keep the others open
+            log.warning("closing a parked stream failed", exc_info=True)
+
+    def _tick(self) -> None:
+        gevent = gevent_loop()
+        while True:
+            gevent.sleep(TICK_S)
+            now = time.monotonic()
+            for stream in list(self._all):
+                if now >= stream.deadline:
+                    if stream.answer is not None:
+                        gevent.spawn(self._respond, stream)
+                    elif not stream.then_close:
+                        self._close(stream, ended=True)
+                elif stream.answer is None and now - stream.quiet_since >= self.keepalive_s:
+                    self._write(stream, b": keep-alive\n\n")
+
+
+# -- the hand-over from the request -----------------------------------------------------------------
+
+PLAN = "talon.park"        # the environ key a route sets to have its response parked
+POLL = "talon.park-poll"   # ... to have its long-poll parked (and answered by running it again later)
+AGAIN = "talon.again"      # set on the request run again for a parked long-poll: answer, do not wait
+HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
+
+
+class Plan:
+    """What a route asks to park: set as environ[PLAN]; the response it returns is the stream's head."""
+    __slots__ = ("game_id", "game", "seat", "operator", "authorized_at", "cursor", "max_s", "on_close")
+
+    def __init__(self, game_id: str, game: str, seat: int | None, operator: bool, authorized_at: int, cursor: int,
+                 max_s: float, on_close: Callable[[], None]):
+        self.game_id, self.game, self.seat, self.operator = game_id, game, seat, operator
+        self.authorized_at, self.cursor, self.max_s, self.on_close = authorized_at, cursor, max_s, on_close
+
+
+class PollPlan:
+    """What a route asks to park for a long-poll: set as environ[POLL]; the response it returns is dropped."""
+    __slots__ = ("game_id", "game", "version", "wait_s", "on_close")
+
+    def __init__(self, game_id: str, game: str, version: int, wait_s: float, on_close: Callable[[], None]):
+        self.game_id, self.game, self.version, self.wait_s, self.on_close = game_id, game, version, wait_s, on_close
+
+
+# What a long-poll is run again with: the request's line and headers, not its body or connection.
+_AGAIN_KEYS = ("REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "SERVER_NAME", "SERVER_PORT",
+               "SERVER_PROTOCOL", "REMOTE_ADDR", "REMOTE_PORT", "CONTENT_TYPE", "wsgi.url_scheme", "wsgi.version",
+               "wsgi.multithread", "wsgi.multiprocess", "wsgi.run_once", "wsgi.errors")
+
+
+def can_park(environ: dict) -> bool:
+    """Whether this request may be parked: under gunicorn's gevent worker, not already run again."""
+    return AGAIN not in environ and environ.get("gunicorn.socket") is not None and gevent_loop() is not None
+
+
+class ParkingMiddleware:
+    """WSGI middleware: a response whose route set environ[PLAN] is written to the client here and its
+    stream parked; gunicorn is told it has been handled. Anything else passes through untouched."""
+
+    def __init__(self, app, parking: Parking):
+        self.app, self.parking = app, parking
+
+    def __call__(self, environ, start_response):
+        captured: list = []
+
+        def start(status, headers, exc_info=None):
+            if PLAN in environ or POLL in environ:
+                captured[:] = [status, headers]
+                return lambda data: None
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        if POLL in environ:
+            return self._park_poll(environ, body, environ[POLL]) if captured else body
+        plan = environ.get(PLAN)
+        if plan is None or not captured:
+            return body
+        try:
+            payload = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        from gunicorn.workers.base_async import ALREADY_HANDLED
+        status, headers = captured
+        chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
+        lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers
+                                         if name.lower() not in HOP_BY_HOP), "Connection: close"]
+        if chunked:
+            lines.append("Transfer-Encoding: chunked")
+        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        try:
+            self.parking.park(environ["gunicorn.socket"], chunked, plan.game_id, plan.game, plan.seat, plan.operator,
+                              plan.authorized_at, plan.cursor, plan.max_s, head, payload, plan.on_close)
+        except BaseException:
+            plan.on_close()
+            raise
+        return ALREADY_HANDLED
+
+    def _park_poll(self, environ: dict, body, plan: PollPlan):
+        from gunicorn.workers.base_async import ALREADY_HANDLED
+        if hasattr(body, "close"):
+            body.close()
+        again = {key: environ[key] for key in _AGAIN_KEYS if key in environ}
+        again.update((key, value) for key, value in environ.items() if key.startswith("HTTP_"))
+        try:
+            self.parking.park_poll(environ["gunicorn.socket"], plan.game_id, plan.game, plan.version, plan.wait_s,
+                                   lambda: self._run_again(again), plan.on_close)
+        except BaseException:
+            plan.on_close()
+            raise
+        return ALREADY_HANDLED
+
+    def _run_again(self, environ: dict) -> bytes:
+        """The long-poll's request run again, to answer now: the whole HTTP response, to close after."""
+        import io
+        environ = {**environ, AGAIN: True, "wsgi.input": io.BytesIO()}
+        captured: list = []
+        body = self.app(environ, lambda status, headers, exc_info=None: captured.extend((status, headers)))
+        try:
+            payload = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        status, headers = captured
+        lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers
+                                         if name.lower() not in HOP_BY_HOP),
+                 f"Content-Length: {len(payload)}", "Connection: close"]
+        return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload

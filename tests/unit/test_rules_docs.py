@@ -1,0 +1,49 @@
+"""The rules pages' sources (docs/rules/) and how the service finds and renders them, without a server."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from games.registry import game_names
+from service.routes import rules
+
+REPO = Path(__file__).resolve().parents[2]
+OUTSIDE = ("RULES.md", "API.md", "../shared")
+
+
+@pytest.mark.parametrize("doc", sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"],
+                         ids=lambda p: str(p.relative_to(REPO)))
+def test_the_docs_never_point_outside_the_repository(doc):
+    text = doc.read_text(encoding="utf-8")
+    assert [word for word in OUTSIDE if word in text] == []
+
+
+def test_there_is_a_rules_page_for_every_game_and_an_index():
+    present = {p.name for p in rules.CHECKOUT_RULES_DIR.glob("*.md")}
+    assert set(rules.page_files().values()) <= present
+    assert {f"{game}.md" for game in game_names()} | {"README.md"} == set(rules.page_files().values())
+
+
+def test_the_pages_come_from_the_checkout_unless_talon_rules_dir_says_where(monkeypatch, tmp_path):
+    monkeypatch.delenv("TALON_RULES_DIR", raising=False)
+    assert rules.rules_dir() == REPO / "docs" / "rules"
+    monkeypatch.setenv("TALON_RULES_DIR", str(tmp_path))
+    assert rules.rules_dir() == tmp_path
+
+
+def test_links_between_markdown_files_become_links_between_pages(tmp_path):
+    (tmp_path / "smear.md").write_text(
+        "# Smear\n\n## Options\n\nSee [the index](README.md), [a table event](README.md#event-seat_reset) and "
+        "[Sixty-Six's target](sixty-six.md#option-match_target).\n\n"
+        '### <a id="option-widow_size"></a>`widow_size`\n\n| A | B |\n|---|---|\n| 1 | 2 |\n', encoding="utf-8")
+    html = rules.rendered(tmp_path, "smear")
+    assert 'href="/rules/"' in html and 'href="/rules/#event-seat_reset"' in html
+    assert 'href="/rules/sixty-six#option-match_target"' in html
+    assert '<a id="option-widow_size"></a>' in html and "<table>" in html
+    assert "<title>Smear - Talon rules</title>" in html and 'href="#options"' in html  # the contents list
+
+
+def test_a_page_missing_from_the_directory_is_no_page(tmp_path):
+    assert rules.rendered(tmp_path, "fifty-six") is None
+    assert rules.rendered(tmp_path, "chess") is None
