@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from tests.e2e.browser.conftest import CHROMIUM, CHROMIUM_ARGS, DESKTOP, PHONE, artifacts_dir, screenshot_dir
-from tests.e2e.browser.table_driver import api_match, join_by_link, open_lobby, wait_ready, wait_turn
+from tests.e2e.browser.table_driver import api_match, join_by_link, open_lobby, wait_turn
 from tests.support.processes import REPO
 
 pytestmark = pytest.mark.slow
