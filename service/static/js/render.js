@@ -353,6 +353,13 @@ function hintBox(ctl, view) {
 function controls(ctl, view) {
   if (!isSeated(view) || !view.round) return [];
   const out = [];
+  if (view.status === "finished" && ctl.settled) {
+    // A finished match opened later (or after its dialog was closed) still offers what comes next.
+    const rematch = ctl.rematchChoice();
+    if (rematch) out.push(el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => rematch.run() }, rematch.label));
+    out.push(el("a", { class: "button secondary", id: "new-match-link", href: "#/" }, t("matchEnd.newMatch")));
+    return out;
+  }
   if (ctl.settled) {
     const order = ["draw", "meld", "exchange", "pass", "close", "declare_out", "double", "redouble"];
     const actions = view.legal_actions.filter((a) => order.includes(a.type)).sort((a, b) => order.indexOf(a.type) - order.indexOf(b.type));

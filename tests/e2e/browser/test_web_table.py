@@ -72,6 +72,10 @@ def test_sixty_six_to_the_end_with_deal_end_dialogs_and_a_rematch(service, new_p
     same = lambda options: {k: v for k, v in options.items() if k != "first_dealer"}  # noqa: E731
     assert same(new["options"]) == same(old["options"])
     assert new["status"] == "active" and scored_rows(page) == 0
+    # The finished match, opened again, still offers a rematch and a new match.
+    page.goto(service.url(f"/#/g/{game_id}"))
+    page.wait_for_selector("#rematch-button")
+    assert page.locator("#new-match-link").count() == 1
 
 
 # ----------------------------------------------------------------------------------------------------
@@ -399,6 +403,17 @@ def test_focus_stays_on_the_hand_after_a_move_by_keyboard(service, new_page):
     # A spoken line for every move of the others, and a title that says whose turn it is.
     assert page.locator("#announce p").count() >= 1
     assert page.title().startswith("● Your turn")
+    # Hearts and diamonds apart with the four-colour deck (a setting), and nothing wrong in the console
+    # (no missing icon, no refused hint).
+    diamond = "document.querySelector('#hand .card.suit-D, #trump-card.suit-D') || document.querySelector('.card.suit-D')"
+    colour = f"(() => {{ const c = {diamond}; return c ? getComputedStyle(c).color : null; }})()"
+    before_colour = page.evaluate(colour)
+    page.click(".settings summary")
+    page.check("#four-colour")
+    after_colour = page.evaluate(colour)
+    assert before_colour is None or after_colour != before_colour
+    assert page.evaluate("document.documentElement.classList.contains('four-colour')")
+    assert page.console_errors == []
 
 
 def test_quick_play_and_the_lobby_lists(service, new_page):
