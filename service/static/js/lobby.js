@@ -208,19 +208,16 @@ function playersLine(view) {
 
 // Matches this browser holds a seat in (the tokens in localStorage), with their score.
 async function myMatches(box) {
-  const rows = [];
-  for (const stored of seatStore.all().slice(0, 12)) {
-    try {
-      const { data: view } = await Api.view(stored.gameId, stored.token);
-      if (view.status === "finished") continue;
-      rows.push(el("li", { dataset: { gameId: stored.gameId } },
-        el("span", { class: "what" }, el("strong", {}, gameTitle(view.game)), el("span", { class: "who" }, playersLine(view))),
-        el("span", { class: "score" }, scoreLine(view)),
-        el("a", { class: "button primary", href: `#/g/${stored.gameId}`, "aria-label": t("lobby.resumeLabel", { game: gameTitle(view.game) }) }, t("lobby.resume"))));
-    } catch (err) {
-      if (err.status === 404) seatStore.drop(stored.gameId);
-    }
-  }
+  const stored = seatStore.all().slice(0, 12);
+  const views = await Promise.all(stored.map((seat) => Api.view(seat.gameId, seat.token).then((r) => r.data).catch((err) => {
+    if (err.status === 404) seatStore.drop(seat.gameId); // the match is gone
+    return null;
+  })));
+  const rows = stored.map((seat, i) => [seat, views[i]]).filter(([, view]) => view && view.status !== "finished").map(([seat, view]) =>
+    el("li", { dataset: { gameId: seat.gameId } },
+      el("span", { class: "what" }, el("strong", {}, gameTitle(view.game)), el("span", { class: "who" }, playersLine(view))),
+      el("span", { class: "score" }, scoreLine(view)),
+      el("a", { class: "button primary", href: `#/g/${seat.gameId}`, "aria-label": t("lobby.resumeLabel", { game: gameTitle(view.game) }) }, t("lobby.resume"))));
   update(box, rows.length ? [el("h2", { id: "mine-h" }, t("lobby.mine")), el("ul", {}, ...rows)] : []);
   box.hidden = !rows.length;
 }

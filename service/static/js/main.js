@@ -14,6 +14,7 @@ async function route() {
   if (current) current.stop();
   current = null;
   clearAllNotices();
+  window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
   const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
   try {
     if (match) {

@@ -213,12 +213,11 @@ function result66(view, r) {
     }
   }
   const winnerSides = gains.map((g, i) => [g, i]).filter(([g]) => g > 0);
-  for (const [g, i] of winnerSides) {
+  for (const [, i] of winnerSides) {
     const losers = r.tricks.map((tr, j) => [tr, j]).filter(([, j]) => j !== i);
     if (["A1", "C2", "C1"].includes(r.case) && r.game_points[i] === 3 * losers.length && losers.every(([tr]) => tr === 0)) lines.push(t("why66.noTrick"));
     else if (["A1", "C2", "C1"].includes(r.case) && r.game_points[i] === 2 * losers.length) lines.push(t("why66.schneider", { under: view.options?.schneider_threshold ?? 33 }));
     if (r.bonus_points?.[i]) lines.push(t("why66.drawBonus", { count: r.bonus_points[i] }));
-    void g;
   }
   return {
     title: gainHeadline(view, gains, "gp"),

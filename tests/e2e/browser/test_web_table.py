@@ -435,3 +435,90 @@ def test_quick_play_and_the_lobby_lists(service, new_page):
     # Create sits high on the page, rules folded away under their game.
     assert page.locator("#create").bounding_box()["y"] < 1000
     assert page.locator("details#rules[open]").count() == 0
+
+
+def test_rematch_goes_through_the_rematch_endpoint_when_the_server_offers_one(service, new_page):
+    """The client's half of the rematch contract (POST /v1/games/{id}/rematch with the seat's token;
+    the finished view's `rematch` field says the server has it). This server does not have the endpoint
+    yet, so the test answers those two calls itself, with a real new match behind them."""
+    import json as jsonlib
+    import requests
+    game_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+                        {"match_target": 1, "first_dealer": 1})
+    page = new_page()
+    calls = []
+
+    def view_with_offer(route):
+        response = route.fetch()
+        if response.status != 200:  # a 304 has no body to change
+            route.fulfill(response=response)
+            return
+        body = response.json()
+        if body.get("status") == "finished":
+            body["rematch"] = None
+        route.fulfill(response=response, body=jsonlib.dumps(body))
+
+    def rematch(route):
+        calls.append(route.request.headers.get("authorization"))
+        new_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], {"match_target": 1})
+        seat = requests.post(service.url(f"/v1/games/{new_id}/players"), json={"name": "Ana", "seat": 0}, timeout=10).json()
+        route.fulfill(status=201, content_type="application/json",
+                      body=jsonlib.dumps({"game_id": new_id, "seat": 0, "token": seat["token"], "view": seat["view"]}))
+
+    page.route(f"**/v1/games/{game_id}", view_with_offer)
+    page.route(f"**/v1/games/{game_id}/rematch", rematch)
+    join_by_link(page, service, game_id, "Ana")
+    current = wait_turn(page)
+    for _ in range(MAX_ACTIONS):
+        if current == "finished":
+            break
+        current = default_move(page)
+    page.wait_for_selector("#match-end")
+    token = page.evaluate(f"JSON.parse(localStorage.getItem('talon.seat.{game_id}')).token")
+    page.click("#rematch")
+    page.wait_for_function("id => !location.hash.endsWith(id)", arg=game_id)
+    assert calls == [f"Bearer {token}"]
+    new_id = page.url.rsplit("/", 1)[1]
+    wait_turn(page)
+    assert view_of(page, new_id)["seat"] == 0
+
+
+STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+              "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+
+
+def test_the_page_plays_under_a_strict_content_security_policy(service, new_page):
+    """No inline script, handler or style, no eval: the page works with the policy a deployment sets."""
+    page = new_page()
+    page.add_init_script("""window.__violations = [];
+        document.addEventListener('securitypolicyviolation', e => {
+            window.__violations.push(e.violatedDirective + ' ' + e.blockedURI);
+            document.documentElement.dataset.violations = String(window.__violations.length);
+        });""")
+
+    def with_policy(route):
+        response = route.fetch()
+        route.fulfill(response=response, headers={**response.headers, "content-security-policy": STRICT_CSP})
+
+    page.route(service.url("/"), with_policy)
+    # Waits by selector only: under this policy the page refuses the test tool's own eval, too.
+    ready = 'body[data-state="my-turn"]:not([data-version="{v}"]), body[data-state="deal-over"], body[data-state="finished"]'
+    page.goto(service.url("/"))
+    page.click("#quick-sixty-six")
+    page.wait_for_selector(ready.format(v=-1))
+    for _ in range(6):  # a few moves, the trick animation and a guarded move's dialog included
+        if page.get_attribute("body", "data-state") != "my-turn":
+            break
+        if has(page, '[data-action="close"]'):
+            page.click('[data-action="close"]')
+            page.click("#confirm-cancel")
+        before = page.get_attribute("body", "data-version")
+        page.click('[data-action="draw"]' if has(page, '[data-action="draw"]') else "#hand .card.playable >> nth=0")
+        page.wait_for_selector(ready.format(v=before))
+    assert page.evaluate("window.__violations") == []
+    assert page.console_errors == []
+    assert page.locator("#hand .card").count() > 0
+    # The policy was in force: an inline script is refused.
+    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.append(s); }")
+    page.wait_for_selector('html[data-violations="1"]', state="attached")
+    assert page.evaluate("window.__ran") is None
