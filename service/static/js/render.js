@@ -240,7 +240,8 @@ function info(ctl, view) {
       const call = (r.calls || []).find((c) => c.value === r.high_bid);
       add(t("info.highBid"), call ? t("info.bidBy", { value: r.high_bid, name: nameOf(view, call.seat) }) : String(r.high_bid), "high-bid");
     }
-    add(t("info.trump"), r.trump ? [suitEl(r.trump), r.trump_public ? null : ` ${t("info.trumpSecret")}`] : t("info.trumpByLead"), "trump");
+    add(t("info.trump"), r.trump ? [suitEl(r.trump), r.trump_public ? null : ` ${t("info.trumpSecret")}`]
+      : t(r.widow_size ? "info.trumpByBidder" : "info.trumpByLead"), "trump");
     if (r.widow_size && r.widow) add(t("info.youTook"), el("span", { class: "cards-inline", id: "widow" }, ...r.widow.map((c) => cardEl(c, { class: "small" }))));
     if (r.discard?.length) add(t("info.youDiscarded"), el("span", { class: "cards-inline", id: "discarded-cards" }, ...r.discard.map((c) => cardEl(c, { class: "small" }))));
     else if (r.widow_size && r.discarded && !isMe(view, r.bidder)) add(t("info.widow"), t("info.widowOthers", { count: r.discarded }));
