@@ -98,6 +98,7 @@ export class TableController {
     this.unReach?.();
     this.timers.forEach(clearInterval);
     clearTimeout(this.refreshTimer);
+    clearTimeout(this.gapTimer);
     this.resizeObserver?.disconnect();
     this.dialog?.close?.();
     document.querySelectorAll("dialog").forEach((d) => d.remove());
@@ -204,7 +205,13 @@ export class TableController {
         const next = this.queue.get(this.processed + 1);
         if (!next) {
           const newest = Math.max(this.latest.version, ...this.queue.keys());
-          if (newest > this.processed && await this.fillGap()) continue;
+          if (newest > this.processed) {
+            if (await this.fillGap()) continue;
+            // The log could not be read (the server is away): try again in a moment, not at once.
+            this.gapPending = true;
+            clearTimeout(this.gapTimer);
+            this.gapTimer = setTimeout(() => { this.gapPending = false; this.pump(); }, 1000);
+          }
           break;
         }
         this.queue.delete(next.version);
@@ -237,7 +244,7 @@ export class TableController {
     // Not while a move is on its way: its card is on the table already, ahead of the view.
     if (this.running || this.stopped || this.dialog || this.busy) return;
     if (this.latest.version < this.processed) { this.scheduleRefresh(60); return; }
-    if (this.latest.version > this.processed) { this.pump(); return; }
+    if (this.latest.version > this.processed) { if (!this.gapPending) this.pump(); return; }
     const wasMine = this.settled && this.myTurn();
     this.settled = true;
     this.skipping = false;
