@@ -112,7 +112,7 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: "Probe"
     background.start()
     targets = [load.Target.of(open_stack, label="open"), load.Target.of(idle_stack, label="idle")]
     load.interleave(targets, args.clients, 1, 2, measure=False)           # warm both
-    runs = load.interleave(targets, args.clients, 1.0, args.rounds, measure=False)
+    runs = load.interleave(targets, args.clients, 1.0, args.rounds)
     background.stop()
     report["load"] = {run.target.label: run.total for run in runs}
     report["load_rounds"] = [o.per_second / max(i.per_second, 1e-9) for o, i in zip(runs[0].slices, runs[1].slices)]
@@ -373,6 +373,11 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
           f"{p99['open']:.1f} ms")
     print(f"  moves with none open: {idle.per_second:.0f} actions/s, POST p50/p99 {p50['idle']:.1f}/"
           f"{p99['idle']:.1f} ms")
+    for name, stats in report["load"].items():
+        if stats.cpu is not None:
+            cost = stats.cpu.per_action_ms(stats.actions)
+            print(f"  CPU per action, {name}: {sum(cost.values()):.2f} ms ("
+                  + ", ".join(f"{k} {v:.2f}" for k, v in cost.items()) + ")")
     print(f"  throughput open/idle: {opened.per_second / max(idle.per_second, 1e-9):.2f} (target >= 0.80; per "
           f"round {figures.spread(report['load_rounds'], '{:.2f}')}); POST p99 open/idle: "
           f"{p99['open'] / max(p99['idle'], 1e-9):.2f} (target <= 2)")

@@ -361,6 +361,34 @@ class EventStore:
             if block_ms is None or time.monotonic() >= deadline or (until is not None and until()):
                 return []
 
+    def wait_many(self, positions: Mapping[str, tuple[int, str | None]], timeout_s: float,
+                  until: Callable[[], bool] | None = None) -> dict[str, tuple[list[StoredEvent], bool]]:
+        """`wait` for several games in one read: {game id: (after, hash of the entry at `after` or None)}
+        in, {game id: (events after it, whether they were checked to chain onto that hash)} out for the
+        games that have any, as soon as one has; {} after `timeout_s`, or once `until()` is true (asked
+        before each slice). A game whose stream no longer follows on from the hash comes back unchecked.
+        One XREAD of every stream, so on a Redis Cluster only games of one slot can be read together."""
+        ids = list(positions)
+        keys = [self._key(game_id, "events") for game_id in ids]
+        streams = {key: f"{positions[game_id][0]}-0" for key, game_id in zip(keys, ids)}
+        by_key = dict(zip(keys, ids))
+        deadline = time.monotonic() + timeout_s
+        while True:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0 or (until is not None and until()):
+                return {}
+            reply = self.client.xread(streams, block=max(1, int(min(remaining, self._block_slice_s) * 1000)))
+            if reply:
+                found = {}
+                pairs = reply.items() if isinstance(reply, dict) else reply
+                for key, entries in pairs:
+                    entries = entries[0] if isinstance(reply, dict) else entries
+                    game_id = by_key[_text(key)]
+                    after_hash = positions[game_id][1]
+                    chained = after_hash is not None and _chains_onto(after_hash, entries[0])
+                    found[game_id] = (self._decode(entries), chained)
+                return found
+
     def load(self, game_id: str, engine_version: str) -> tuple[Snapshot | None, list[StoredEvent]]:
         """The latest snapshot taken under `engine_version` (or None) and every event after it."""
         loaded = self.load_since(game_id, engine_version)

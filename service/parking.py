@@ -11,8 +11,9 @@ status line, headers and the events it caught up with are written to a duplicate
 socket, and the request ends (the WSGI middleware returns gunicorn's ALREADY_HANDLED, so gunicorn
 writes nothing more; its own socket closes once its keep-alive wait runs out, the duplicate keeps the
 connection). From then on the stream is a `Parked` record and its socket, non-blocking:
-- per match with parked streams, one greenlet waits on the fan-out hub (service/hub.py) and writes each
-  new event to every stream of the match, as its caller may see it (rendered once per seat);
+- per match with parked streams, a watch on the fan-out hub (service/hub.py): its reader writes each new
+  event to every stream of the match, as its caller may see it (rendered once per seat), and answers its
+  parked long-polls;
 - one greenlet per process sends the heartbeats and ends streams that reached their time limit;
 - a read watcher on each socket (no greenlet) notices the client closing it;
 - what a socket cannot take at once waits in the record, flushed when the socket can take it; a client
@@ -76,11 +77,12 @@ class Parked:
 
 
 class _Lot:
-    """The parked streams of one match in this process, fed by one greenlet on the hub."""
-    __slots__ = ("game_id", "game", "streams", "cursor")
+    """The parked streams and long-polls of one match in this process, fed by a watch on the hub."""
+    __slots__ = ("game_id", "game", "streams", "cursor", "watch")
 
     def __init__(self, game_id: str, game: str, cursor: int):
         self.game_id, self.game, self.streams, self.cursor = game_id, game, set(), cursor
+        self.watch = None
 
 
 class Parking:
@@ -151,37 +153,49 @@ class Parking:
                 self._respond(stream)   # the match moved on while the poll was being parked
                 return
             if lot is not None and lot.cursor > stream.cursor:
-                events = self.store.read(game_id, after=stream.cursor, limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor))
+                events = self.store.read(game_id, after=stream.cursor,
+                                         limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor))
                 if not self._deliver(stream, game, events):
                     return
                 continue
-            if lot is None:
-                lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
-                gevent_loop().spawn(self._feed, lot)
             stream.lot = lot
+            if lot is None:
+                # The stream is in its lot before the watch begins: the watch pushes at once what the
+                # hub read of the match past the stream's cursor.
+                lot = stream.lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
+                lot.streams.add(stream)
+                lot.watch = self.hub.watch(game_id, stream.cursor, lambda events, lot=lot: self._arrived(lot, events),
+                                           lambda lot=lot: self._stopped(lot))
+                if self._lots.get(game_id) is not lot:   # what the watch pushed at once ended the lot
+                    lot.watch.close()
+                return
             lot.streams.add(stream)
             return
 
-    def _feed(self, lot: _Lot) -> None:
-        from service.hub import HubStopped
-        with self.hub.subscribe(lot.game_id, lot.cursor) as subscription:
-            while lot.streams:
-                try:
-                    batch = subscription.next_batch(60.0)
-                except HubStopped:
-                    break
-                if not batch:
-                    continue
-                lot.cursor = batch[-1].version
-                for stream in list(lot.streams):
-                    if stream.answer is not None:
-                        gevent_loop().spawn(self._respond, stream)
-                    else:
-                        self._deliver(stream, lot.game, batch)
+    def _arrived(self, lot: _Lot, events: list[StoredEvent]) -> None:
+        """From the hub's reader: new events of the lot's match."""
+        lot.cursor = max(lot.cursor, events[-1].version)
         for stream in list(lot.streams):
-            self._end(stream)
-        if self._lots.get(lot.game_id) is lot:
+            if stream.answer is not None:
+                lot.streams.discard(stream)
+                gevent_loop().spawn(self._respond, stream)
+            else:
+                self._deliver(stream, lot.game, events)
+
+    def _stopped(self, lot: _Lot) -> None:
+        """From the hub: the process stops; its streams end and its long-polls are answered now."""
+        for stream in list(lot.streams):
+            gevent_loop().spawn(self._end, stream)
+
+    def _leave(self, stream: Parked) -> None:
+        lot = stream.lot
+        if lot is None:
+            return
+        lot.streams.discard(stream)
+        if not lot.streams and self._lots.get(lot.game_id) is lot:
             del self._lots[lot.game_id]
+            if lot.watch is not None:
+                lot.watch.close()
 
     def _deliver(self, stream: Parked, game: str, events: list[StoredEvent]) -> bool:
         """Writes the events after the stream's cursor; False once the stream has ended."""
@@ -192,7 +206,7 @@ class Parking:
             if event.version <= stream.cursor:
                 continue
             if self.revoked(event, stream.seat, stream.authorized_at):
-                self._close(stream, ended=True)
+                self._end_soon(stream)
                 return False
             key = (event.version, stream.seat, stream.operator)
             if key not in rendered:
@@ -200,7 +214,7 @@ class Parking:
             self._write(stream, rendered[key])
             stream.cursor = event.version
         if any(e.type in self.terminal for e in events) and not stream.closed:
-            self._close(stream, ended=True)
+            self._end_soon(stream)
             return False
         return not stream.closed
 
@@ -276,6 +290,16 @@ class Parking:
 
     # -- ending -------------------------------------------------------------------------------------------
 
+    def _end_soon(self, stream: Parked) -> None:
+        """The server ends it, from the hub's reader (which must not wait on Redis): the last chunk is
+        queued now, so nothing after it goes out, and the close runs in a greenlet."""
+        self._leave(stream)
+        if stream.chunked and stream.answer is None:
+            self._send(stream, b"0\r\n\r\n")
+            stream.chunked = False   # the last chunk is out: _close adds none
+        stream.deadline = 0.0
+        gevent_loop().spawn(self._close, stream)
+
     def _end(self, stream: Parked) -> None:
         """The server ends it: a stream gets its last chunk, a long-poll its answer."""
         if stream.answer is not None:
@@ -288,8 +312,7 @@ class Parking:
         answer, poll.answer = poll.answer, None
         if answer is None or poll.closed:
             return
-        if poll.lot is not None:
-            poll.lot.streams.discard(poll)
+        self._leave(poll)
         try:
             response = answer()
         except Exception:  # noqa: BLE001 - the request's own errors are answered by the app; this is worse
@@ -324,8 +347,7 @@ class Parking:
             self._send(stream, b"0\r\n\r\n")
         stream.closed = True
         self._all.discard(stream)
-        if stream.lot is not None:
-            stream.lot.streams.discard(stream)
+        self._leave(stream)
         for watcher in (stream.reader, stream.writer):
             if watcher is not None:
                 watcher.stop()
