@@ -25,7 +25,8 @@ run: $(VENV)/.installed
 ## test: the whole suite against a throwaway Redis server and real rq workers
 test: $(VENV)/.installed
 	@scripts/openapi-tools >/dev/null
-	@TALON_REDIS_SERVER="$$(scripts/redis-server-path)" TALON_CHROMIUM="$$(scripts/chromium-path)" $(BIN)/python -m pytest $(PYTEST_ARGS)
+	@TALON_REDIS_SERVER="$$(scripts/redis-server-path)" TALON_CHROMIUM="$$(scripts/chromium-path)" \
+		TALON_BROWSER_TOOLS="$$(scripts/browser-tools)" $(BIN)/python -m pytest $(PYTEST_ARGS)
 
 ## test-fast: only the pure rules engine tests (no I/O)
 test-fast: $(VENV)/.installed

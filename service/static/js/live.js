@@ -1,7 +1,10 @@
-// Live updates over Server-Sent Events. EventSource cannot send Authorization, so a seat first gets a
-// short-lived stream ticket with its token. After a dropped connection (or an expired ticket) it
-// reconnects with a fresh ticket and `last_event_id` = the last event it saw, so nothing is missed.
-import { api } from "./api.js";
+// Live updates over Server-Sent Events, and the connection state the page shows.
+//
+// A stream ticket opens one stream only, so every (re)connect gets a new ticket: on an error the
+// EventSource is closed (its own retry would reuse the ticket) and reopened by us, with backoff, from
+// `last_event_id` = the last event seen, so nothing is missed. A stream that ends after the match has
+// ended is not an outage.
+import { Api } from "./api.js";
 
 // Every event type the games and the table write; SSE names each message by its type.
 const EVENT_TYPES = [
@@ -10,68 +13,116 @@ const EVENT_TYPES = [
   "exchanged", "closed", "declared_out", "called", "auction_ended", "thrown_in", "bid", "passed",
   "auction_won", "widow_taken", "discarded", "round_ended", "round_scored", "match_ended",
 ];
-const MAX_BACKOFF_MS = 8000;
+const FINAL_TYPES = new Set(["match_ended", "match_abandoned"]);
+const BACKOFF_MS = [0, 500, 1000, 2000, 4000, 8000];
+// A stream that ends normally (its time limit) reconnects within this time without showing a change.
+const GRACE_MS = 400;
 
 export class LiveFeed {
-  // onEvent(event) for each event (parsed), onStatus("live" | "reconnecting")
+  // onEvent(event) for each event; onStatus({state: "live" | "reconnecting" | "offline" | "ended", retryAt}).
   constructor(gameId, token, lastEventId, { onEvent, onStatus }) {
     Object.assign(this, { gameId, token, lastEventId, onEvent, onStatus });
     this.source = null;
-    this.backoff = 500;
+    this.attempt = 0;
     this.closed = false;
+    this.ended = false;
+    this.timer = null;
+    this.graceTimer = null;
+    this.state = null;
+    this.onOnline = () => this.retryNow();
+    window.addEventListener("online", this.onOnline);
   }
 
+  setStatus(state, extra = {}) {
+    this.state = state;
+    this.onStatus({ state, ...extra });
+  }
+
+  // One stream at a time: while a ticket is on its way or a stream is open, nothing else opens one.
   async open() {
-    if (this.closed) return;
-    let url = `/v1/games/${this.gameId}/stream?last_event_id=${this.lastEventId}`;
+    if (this.closed || this.ended || this.opening || this.source) return;
+    clearTimeout(this.timer);
+    this.opening = true;
+    let url;
     try {
-      if (this.token) {
-        const { data } = await api("POST", `/v1/games/${this.gameId}/stream-tickets`, { token: this.token });
-        url += `&ticket=${encodeURIComponent(data.ticket)}`;
-      }
-    } catch {
-      this.retry();
+      url = await Api.streamUrl(this.gameId, this.token, this.lastEventId);
+    } catch (err) {
+      this.opening = false;
+      this.fail(err.offline ? "offline" : "reconnecting");
       return;
     }
-    if (this.closed) return;
+    this.opening = false;
+    if (this.closed || this.ended) return;
     const source = new EventSource(url);
     this.source = source;
     const handle = (message) => {
       const version = Number(message.lastEventId);
       if (!Number.isFinite(version) || version <= this.lastEventId) return;
       this.lastEventId = version;
-      this.backoff = 500;
-      let event = null;
-      try { event = JSON.parse(message.data); } catch { event = { version, type: message.type }; }
+      let event;
+      try { event = JSON.parse(message.data); } catch { event = { version, type: message.type, data: {} }; }
+      if (FINAL_TYPES.has(event.type)) this.ended = true;
       this.onEvent(event);
     };
     for (const type of EVENT_TYPES) source.addEventListener(type, handle);
     source.onmessage = handle;
-    source.onopen = () => this.onStatus("live");
+    source.onopen = () => {
+      this.attempt = 0;
+      clearTimeout(this.graceTimer);
+      this.setStatus("live");
+    };
     source.onerror = () => {
-      // The browser's own retry would reuse an expired ticket: reconnect ourselves instead.
       source.close();
-      if (this.source === source) this.retry();
+      if (this.source !== source) return;
+      this.source = null;
+      if (this.ended) { this.setStatus("ended"); return; }
+      this.fail("reconnecting");
     };
   }
 
-  retry() {
-    if (this.closed) return;
-    this.onStatus("reconnecting");
-    const delay = this.backoff;
-    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS);
-    setTimeout(() => this.open(), delay);
+  // The stream dropped or could not open: show it (after a short grace for a normal reconnect) and
+  // try again with backoff.
+  fail(state) {
+    if (this.closed || this.ended) return;
+    const delay = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    const retryAt = Date.now() + delay;
+    clearTimeout(this.graceTimer);
+    if (state === "offline" || this.state !== "live") this.setStatus(state, { retryAt });
+    else this.graceTimer = setTimeout(() => { if (!this.source || this.source.readyState !== 1) this.setStatus(state, { retryAt }); }, GRACE_MS);
+    clearTimeout(this.timer);
+    this.timer = setTimeout(() => this.open(), delay);
+  }
+
+  retryNow() {
+    if (this.closed || this.ended || this.opening || this.source) return;
+    this.attempt = 0;
+    clearTimeout(this.timer);
+    this.open();
   }
 
   // Drop the connection on purpose (the tests use it to check the catch-up).
   drop() {
+    if (!this.source) return;
+    this.source.close();
+    this.source = null;
+    this.fail("reconnecting");
+  }
+
+  // The match is over: no more events will come, and the stream's end is expected.
+  end() {
+    this.ended = true;
     if (this.source) this.source.close();
     this.source = null;
-    this.retry();
+    clearTimeout(this.timer);
+    this.setStatus("ended");
   }
 
   close() {
     this.closed = true;
+    window.removeEventListener("online", this.onOnline);
+    clearTimeout(this.timer);
+    clearTimeout(this.graceTimer);
     if (this.source) this.source.close();
   }
 }

@@ -1,95 +1,145 @@
-// The lobby: create a match (any game, variant and option, bots per seat), open matches to join,
-// running matches to watch.
-import { api, botLevels, prefs, seats as seatStore } from "./api.js";
-import { el, showMessage } from "./dom.js";
-import { GAMES, TABLE_OPTIONS, effectiveDefaults, label } from "./options.js";
+// The lobby: quick play against bots (one click), your own matches to resume, a new match with any
+// option (collapsed under its game), open matches to join and running ones to watch.
+import { Api, seats as seatStore } from "./api.js";
+import { el, update } from "./dom.js";
+import { t } from "./i18n.js";
+import { prefs } from "./prefs.js";
+import { showNotice } from "./notice.js";
+import { GAMES, TABLE_OPTIONS, FRIEND_TIMER_S, effectiveDefaults, optionLabel, optionHelp, valueLabel } from "./options.js";
+import { gameTitle, placeOf, levelName, nameOf, sideName } from "./words.js";
+import { errorText } from "./table.js";
 
 const REFRESH_MS = 10000;
+const GAME_NAMES = Object.keys(GAMES);
+const SHOWN_RUNNING = 8;
 
-export async function showLobby(root) {
-  const levels = await botLevels();
-  const form = { game: "sixty-six", values: {}, touched: new Set(), seatKinds: {} };
-  const page = el("div", { class: "lobby" });
-  const createBox = el("section", { class: "panel create", "aria-labelledby": "create-h" });
-  const openBox = el("section", { class: "panel list", id: "open-matches" });
-  const runningBox = el("section", { class: "panel list", id: "running-matches" });
-  page.append(createBox, el("div", { class: "lists" }, openBox, runningBox));
+export function showLobby(root) {
+  const form = { game: "sixty-six", values: {}, touched: new Set(), seatKinds: {}, levels: BOT_LEVELS };
+  const regions = {
+    quick: el("section", { class: "panel quick", id: "quick-play", "aria-labelledby": "quick-h" }),
+    mine: el("section", { class: "panel list", id: "my-matches", "aria-labelledby": "mine-h" }),
+    create: el("section", { class: "panel create", id: "new-match", "aria-labelledby": "create-h" }),
+    open: el("section", { class: "panel list", id: "open-matches", "aria-labelledby": "open-h" }),
+    running: el("section", { class: "panel list", id: "running-matches", "aria-labelledby": "running-h" }),
+  };
+  const page = el("div", { class: "lobby" },
+    el("div", { class: "lobby-main" }, regions.quick, regions.create),
+    el("div", { class: "lobby-lists" }, regions.mine, regions.open, regions.running));
   root.replaceChildren(page);
+  document.title = t("title.default");
 
-  const renderCreate = () => createBox.replaceChildren(...createForm(form, levels, renderCreate));
+  const nameInput = el("input", { id: "player-name", name: "name", maxlength: "40", autocomplete: "nickname", required: true, "aria-describedby": "name-help" });
+  nameInput.value = prefs.name;
+  nameInput.addEventListener("input", () => { prefs.name = nameInput.value.trim(); });
+  regions.quick.append(...quickPlay(nameInput));
+  const renderCreate = () => update(regions.create, createForm(form, renderCreate, nameInput));
   renderCreate();
-  const refresh = () => Promise.all([list(openBox, "waiting"), list(runningBox, "active")]);
-  await refresh();
-  const timer = setInterval(() => { if (page.isConnected) refresh(); else clearInterval(timer); }, REFRESH_MS);
+  const refresh = () => Promise.all([myMatches(regions.mine), openList(regions.open), runningList(regions.running)]);
+  refresh().then(() => { if (document.body.dataset.state === "loading") document.body.dataset.state = "lobby"; });
   document.body.dataset.state = "lobby";
+  const timer = setInterval(() => { if (page.isConnected) refresh(); else clearInterval(timer); }, REFRESH_MS);
 }
+
+// The server's bot levels (SeatSpec.level in openapi.yaml), each with its words in the catalogs.
+const BOT_LEVELS = ["random", "basic", "expert"];
+
+// ---------------------------------------------------------------------------------------------------
+// Quick play: you against basic bots, every default, one click
+
+function quickPlay(nameInput) {
+  const buttons = GAME_NAMES.map((game) => {
+    const button = el("button", { type: "button", class: "quick-game", id: `quick-${game}`, dataset: { quick: game } },
+      el("strong", {}, gameTitle(game)), el("span", {}, t(`blurb.${game}`)));
+    button.addEventListener("click", async () => {
+      button.disabled = true;
+      try {
+        await startMatch(game, {}, GAMES[game].seats({}), {}, playerName(nameInput));
+      } finally { button.disabled = false; }
+    });
+    return button;
+  });
+  return [el("h1", { id: "quick-h" }, t("lobby.quickTitle")),
+    el("p", { class: "lede" }, t("lobby.quickLede")),
+    el("div", { class: "name-row" }, el("label", { for: "player-name" }, t("lobby.yourName")), nameInput,
+      el("span", { id: "name-help", class: "small" }, t("lobby.nameHelp"))),
+    el("div", { class: "quick-games" }, ...buttons)];
+}
+
+function playerName(nameInput) {
+  const name = nameInput.value.trim() || t("names.defaultPlayer");
+  prefs.name = name;
+  return name;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A new match with chosen seats and options
 
 function currentValues(form) {
   const defaults = effectiveDefaults(form.game, form.values);
   const out = {};
-  for (const option of GAMES[form.game].options) {
-    out[option.name] = form.touched.has(option.name) ? form.values[option.name] : defaults[option.name];
-  }
+  for (const option of GAMES[form.game].options) out[option.name] = form.touched.has(option.name) ? form.values[option.name] : defaults[option.name];
   return out;
 }
 
-function createForm(form, levels, rerender) {
+// Team of a seat (0 = yours) in partnership games, else null.
+function teamOf(game, values, seat, n) {
+  if (game === "smear" || (game === "sixty-six" && values.variant === "4p")) return seat % 2;
+  if (game === "fifty-six") return values.team_format === "two_sides" ? seat % 2 : seat % (n / 2);
+  return null;
+}
+
+function createForm(form, rerender, nameInput) {
   const game = GAMES[form.game];
   const values = currentValues(form);
   const defaults = effectiveDefaults(form.game, values);
-  const nSeats = game.seats(values);
+  const n = game.seats(values);
+  const layout = { game: form.game, seat: 0, players: Array.from({ length: n }, (_, seat) => ({ seat, kind: "human" })) };
+  const friends = Array.from({ length: n - 1 }, (_, i) => form.seatKinds[i + 1]).some((k) => k === "human");
+  const timer = form.touched.has("turn_timeout_s") ? form.values.turn_timeout_s : friends ? FRIEND_TIMER_S : "";
 
-  const gamePicker = el("div", { class: "games", role: "radiogroup", "aria-label": "Game" },
-    ...Object.entries(GAMES).map(([name, g]) => el("button", {
-      type: "button", class: `game-choice ${name === form.game ? "chosen" : ""}`, role: "radio",
-      "aria-checked": String(name === form.game), dataset: { game: name },
-      onclick: () => { form.game = name; form.values = {}; form.touched = new Set(); form.seatKinds = {}; rerender(); },
-    }, el("strong", {}, g.title), el("span", {}, g.blurb))));
+  const picker = el("div", { class: "games", role: "radiogroup", "aria-labelledby": "game-label" },
+    ...GAME_NAMES.map((name) => el("button", {
+      type: "button", class: `game-choice ${name === form.game ? "chosen" : ""}`, role: "radio", "aria-checked": String(name === form.game),
+      dataset: { game: name, focus: `game-${name}` },
+      onclick: () => { Object.assign(form, { game: name, values: {}, touched: new Set(), seatKinds: {} }); rerender(); },
+    }, el("strong", {}, gameTitle(name)), el("span", {}, t(`seats.${name}`)))));
 
-  const optionRows = game.options.filter((o) => !o.showIf || o.showIf(values)).map((option) =>
-    optionRow(option, values[option.name], defaults[option.name], (value) => {
-      form.values[option.name] = value;
-      form.touched.add(option.name);
-      rerender();
-    }));
-
-  const tableRows = TABLE_OPTIONS.map((option) => optionRow(option, form.values[option.name] ?? option.default,
-    option.default, (value) => { form.values[option.name] = value; form.touched.add(option.name); }, nSeats));
-
-  const name = el("input", { id: "player-name", name: "name", maxlength: "40", required: true,
-    value: form.name ?? prefs.name ?? "", placeholder: "Your name", autocomplete: "nickname",
-    oninput: (e) => { form.name = e.target.value; } });
-  const seatRows = [el("div", { class: "seat-row" }, el("span", { class: "seat-no" }, "Seat 1"),
-    el("label", { for: "player-name", class: "sr" }, "Your name"), name)];
-  for (let seat = 1; seat < nSeats; seat++) {
+  const seatRows = [el("li", { class: "seat-row me" }, el("span", { class: "seat-place" }, t("place.you")),
+    el("span", { class: "seat-who" }, t("lobby.youSit")))];
+  for (let seat = 1; seat < n; seat++) {
     const current = form.seatKinds[seat] || "bot:basic";
-    const select = el("select", { id: `seat-${seat}`, dataset: { seat }, onchange: (e) => { form.seatKinds[seat] = e.target.value; } },
-      ...levels.map((level) => el("option", { value: `bot:${level}`, selected: current === `bot:${level}` }, `Bot: ${level}`)),
-      el("option", { value: "human", selected: current === "human" }, "A friend (share the link)"));
-    seatRows.push(el("div", { class: "seat-row" }, el("label", { class: "seat-no", for: `seat-${seat}` }, `Seat ${seat + 1}`), select,
-      teamNote(form.game, values, seat, nSeats)));
+    const team = teamOf(form.game, values, seat, n);
+    const select = el("select", { id: `seat-${seat}`, dataset: { seat }, onchange: (e) => { form.seatKinds[seat] = e.target.value; rerender(); } },
+      ...form.levels.map((level) => el("option", { value: `bot:${level}`, selected: current === `bot:${level}` }, t("lobby.bot", { n: seat, level: levelName(level) }))),
+      el("option", { value: "human", selected: current === "human" }, t("lobby.friend")));
+    seatRows.push(el("li", { class: "seat-row" },
+      el("label", { class: "seat-place", for: `seat-${seat}` }, placeOf(layout, seat)), select,
+      team === null ? null : el("span", { class: `team-note team-${team}` }, team === 0 ? t("lobby.partner") : t("lobby.opponent"))));
   }
 
-  const submit = el("button", { type: "submit", class: "primary", id: "create" }, `Create ${game.title} match`);
+  const changed = game.options.filter((o) => (!o.showIf || o.showIf(values)) && form.touched.has(o.name) && values[o.name] !== defaults[o.name]);
+  const optionRows = game.options.filter((o) => !o.showIf || o.showIf(values)).map((option) =>
+    optionRow(option, values[option.name], defaults[option.name], (value) => { form.values[option.name] = value; form.touched.add(option.name); rerender(); }));
+  const tableRows = TABLE_OPTIONS.map((option) => optionRow(option,
+    option.timer ? timer : form.values[option.name] ?? option.default,
+    option.timer ? (friends ? FRIEND_TIMER_S : "") : option.default,
+    (value) => { form.values[option.name] = value; form.touched.add(option.name); rerender(); }, n));
+
+  const submit = el("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.create", { game: gameTitle(form.game) }));
   const formEl = el("form", { class: "create-form", onsubmit: async (e) => {
     e.preventDefault();
     submit.disabled = true;
-    try { await createMatch(form, values, defaults, nSeats, name.value.trim()); } finally { submit.disabled = false; }
+    try { await createMatch(form, values, defaults, n, timer, playerName(nameInput)); } finally { submit.disabled = false; }
   } },
-  el("h2", { id: "create-h" }, "New match"), gamePicker,
-  el("fieldset", {}, el("legend", {}, "Players"), ...seatRows),
-  el("details", { class: "options", open: true }, el("summary", {}, `${game.title} rules (defaults preselected)`), ...optionRows),
-  el("details", { class: "options" }, el("summary", {}, "Table: dealer and turn timer"), ...tableRows),
+  el("h2", { id: "create-h" }, t("lobby.newMatch")),
+  el("p", { id: "game-label", class: "small" }, t("lobby.chooseGame")), picker,
+  el("fieldset", { class: "players" }, el("legend", {}, t("lobby.players")), el("ol", { class: "seat-list" }, ...seatRows)),
+  el("details", { class: "options", id: "rules" }, el("summary", {}, t("lobby.rules", { game: gameTitle(form.game) }),
+    el("span", { class: "small" }, ` — ${changed.length ? t("lobby.changes", { count: changed.length }) : t("lobby.standard")}`)), ...optionRows),
+  el("details", { class: "options", id: "table-options" }, el("summary", {}, t("lobby.tableOptions"),
+    el("span", { class: "small" }, ` — ${timer ? t("lobby.timerOn", { count: Number(timer) }) : t("lobby.timerOff")}`)), ...tableRows),
   submit);
-  return [formEl];
-}
-
-function teamNote(gameName, values, seat, nSeats) {
-  let team = null;
-  if (gameName === "smear" || (gameName === "sixty-six" && values.variant === "4p")) team = seat % 2;
-  if (gameName === "fifty-six") team = values.team_format === "two_sides" ? seat % 2 : seat % (nSeats / 2);
-  if (team === null) return null;
-  return el("span", { class: `team-note team-${team}` }, team === 0 ? "your team" : `team ${String.fromCharCode(65 + team)}`);
+  return formEl;
 }
 
 function optionRow(option, value, dflt, onchange, nSeats) {
@@ -98,28 +148,24 @@ function optionRow(option, value, dflt, onchange, nSeats) {
   if (option.type === "bool") {
     input = el("input", { type: "checkbox", id, name: option.name, checked: Boolean(value), onchange: (e) => onchange(e.target.checked) });
   } else if (option.type === "choice") {
-    input = el("select", { id, name: option.name, onchange: (e) => onchange(coerce(option, e.target.value)) },
-      ...option.values.map((v) => el("option", { value: v, selected: String(v) === String(value) }, label(v) + (String(v) === String(dflt) ? " (default)" : ""))));
+    input = el("select", { id, name: option.name, onchange: (e) => onchange(option.values.find((v) => String(v) === e.target.value) ?? e.target.value) },
+      ...option.values.map((v) => el("option", { value: v, selected: String(v) === String(value) },
+        valueLabel(option.name, v) + (String(v) === String(dflt) ? ` (${t("lobby.default")})` : ""))));
   } else if (option.type === "seat") {
-    input = el("select", { id, name: option.name, onchange: (e) => onchange(e.target.value) },
-      el("option", { value: "" }, "random (default)"),
-      ...Array.from({ length: nSeats }, (_, s) => el("option", { value: s, selected: String(value) === String(s) }, `seat ${s + 1}`)));
+    const layout = { game: "sixty-six", seat: 0, players: Array.from({ length: nSeats }, () => ({})) };
+    input = el("select", { id, name: option.name, onchange: (e) => onchange(e.target.value === "" ? "" : Number(e.target.value)) },
+      el("option", { value: "" }, `${t("val.first_dealer.random")} (${t("lobby.default")})`),
+      ...Array.from({ length: nSeats }, (_, s) => el("option", { value: s, selected: String(value) === String(s) }, placeOf(layout, s))));
   } else {
-    input = el("input", { type: "number", id, name: option.name, min: option.min, max: option.max, value: value ?? "",
-      inputmode: "numeric", onchange: (e) => onchange(e.target.value === "" ? "" : Number(e.target.value)) });
+    input = el("input", { type: "number", id, name: option.name, min: option.min, max: option.max, value: value ?? "", inputmode: "numeric",
+      placeholder: option.timer ? t("lobby.noTimer") : undefined, onchange: (e) => onchange(e.target.value === "" ? "" : Number(e.target.value)) });
   }
-  const shownDefault = dflt === "" ? "none" : option.type === "bool" ? (dflt ? "on" : "off") : label(dflt);
-  return el("div", { class: "option" }, el("label", { for: id }, option.label), input,
-    el("small", {}, `${option.help} Default: ${shownDefault}.`));
+  const shown = dflt === "" || dflt === undefined ? t("lobby.none") : option.type === "bool" ? (dflt ? t("lobby.on") : t("lobby.off")) : valueLabel(option.name, dflt);
+  return el("div", { class: "option" }, el("label", { for: id }, optionLabel(option.name)), input,
+    el("small", { id: `${id}-help` }, `${optionHelp(option.name)} ${t("lobby.defaultIs", { value: shown })}`));
 }
 
-function coerce(option, raw) {
-  return option.values.find((v) => String(v) === raw) ?? raw;
-}
-
-async function createMatch(form, values, defaults, nSeats, name) {
-  if (!name) { showMessage("Please enter your name first.", "error"); return; }
-  prefs.name = name;
+async function createMatch(form, values, defaults, n, timer, name) {
   const options = {};
   for (const option of GAMES[form.game].options) {
     if (option.name === "players") continue; // the number of seats says it
@@ -127,37 +173,88 @@ async function createMatch(form, values, defaults, nSeats, name) {
     if (!hidden && values[option.name] !== defaults[option.name]) options[option.name] = values[option.name];
   }
   for (const option of TABLE_OPTIONS) {
-    // What the form shows is sent unless the server would do the same without it.
-    const value = form.values[option.name] ?? option.default;
-    const serverDefault = option.serverDefault ?? option.default;
-    if (value !== undefined && value !== "" && value !== serverDefault) options[option.name] = Number(value);
+    const value = option.timer ? timer : form.values[option.name];
+    if (value !== undefined && value !== "" && value !== null && value !== option.default) options[option.name] = Number(value);
   }
-  const seatSpecs = [{ kind: "human" }];
-  for (let seat = 1; seat < nSeats; seat++) {
-    const [kind, level] = (form.seatKinds[seat] || "bot:basic").split(":");
-    seatSpecs.push(kind === "bot" ? { kind, level } : { kind });
-  }
+  const seatSpecs = Array.from({ length: n - 1 }, (_, i) => {
+    const [kind, level] = (form.seatKinds[i + 1] || "bot:basic").split(":");
+    return kind === "bot" ? { kind, level } : { kind };
+  });
+  await startMatch(form.game, options, n, seatSpecs, name);
+}
+
+// Creates the match, takes seat 0 and opens the table. `others` are the other seats (default: basic bots).
+async function startMatch(game, options, n, others, name) {
+  const seatSpecs = [{ kind: "human" }, ...(Array.isArray(others) && others.length ? others : Array.from({ length: n - 1 }, () => ({ kind: "bot", level: "basic" })))];
   try {
-    const created = await api("POST", "/v1/games", { body: { game: form.game, options, seats: seatSpecs } });
-    const gameId = created.data.game_id;
-    const claimed = await api("POST", `/v1/games/${gameId}/players`, { body: { name, seat: 0 } });
-    seatStore.put(gameId, claimed.data.seat, claimed.data.token);
-    location.hash = `#/g/${gameId}`;
+    const created = await Api.createGame({ game, options, seats: seatSpecs });
+    const claimed = await Api.claimSeat(created.game_id, name, 0);
+    seatStore.put(created.game_id, claimed.seat, claimed.token);
+    location.hash = `#/g/${created.game_id}`;
   } catch (err) {
-    showMessage(err.message, "error");
+    showNotice("action", t("lobby.createFailed", { reason: errorText(err) }), { kind: "error" });
   }
 }
 
-async function list(box, status) {
-  const title = status === "waiting" ? "Open matches: take a seat" : "Running matches: watch";
+// ---------------------------------------------------------------------------------------------------
+// Lists
+
+function scoreLine(view) {
+  return view.standing.map((s, i) => `${sideName(view, i)} ${s.score}`).join(" · ");
+}
+
+function playersLine(view) {
+  return view.players.map((p) => nameOf(view, p.seat)).join(", ");
+}
+
+// Matches this browser holds a seat in (the tokens in localStorage), with their score.
+async function myMatches(box) {
+  const stored = seatStore.all().slice(0, 12);
+  const views = await Promise.all(stored.map((seat) => Api.view(seat.gameId, seat.token).then((r) => r.data).catch((err) => {
+    if (err.status === 404) seatStore.drop(seat.gameId); // the match is gone
+    return null;
+  })));
+  const rows = stored.map((seat, i) => [seat, views[i]]).filter(([, view]) => view && view.status !== "finished").map(([seat, view]) =>
+    el("li", { dataset: { gameId: seat.gameId } },
+      el("span", { class: "what" }, el("strong", {}, gameTitle(view.game)), el("span", { class: "who" }, playersLine(view))),
+      el("span", { class: "score" }, scoreLine(view)),
+      el("a", { class: "button primary", href: `#/g/${seat.gameId}`, "aria-label": t("lobby.resumeLabel", { game: gameTitle(view.game) }) }, t("lobby.resume"))));
+  update(box, rows.length ? [el("h2", { id: "mine-h" }, t("lobby.mine")), el("ul", {}, ...rows)] : []);
+  box.hidden = !rows.length;
+}
+
+async function openList(box) {
   try {
-    const { data } = await api("GET", `/v1/games?status=${status}&limit=20`);
-    const rows = data.games.map((g) => el("li", { dataset: { gameId: g.game_id } },
-      el("span", { class: "what" }, `${GAMES[g.game]?.title || g.game} ${g.variant || ""}`.trim()),
-      el("span", { class: "who" }, status === "waiting" ? `${g.open_seats} of ${g.players} seats open` : `${g.players} players`),
-      el("a", { class: "button", href: `#/g/${g.game_id}` }, status === "waiting" ? (seatStore.get(g.game_id) ? "Return" : "Join") : "Watch")));
-    box.replaceChildren(el("h2", {}, title), rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, "None right now."));
+    const games = await Api.list("waiting", 20);
+    const views = await Promise.all(games.slice(0, SHOWN_RUNNING).map((g) => Api.view(g.game_id).then((r) => r.data).catch(() => null)));
+    const rows = games.slice(0, SHOWN_RUNNING).map((g, i) => {
+      const view = views[i];
+      const host = view?.players.find((p) => p.kind === "human" && p.claimed)?.name;
+      return el("li", { dataset: { gameId: g.game_id } },
+        el("span", { class: "what" }, el("strong", {}, gameTitle(g.game)),
+          el("span", { class: "who" }, host ? t("lobby.hostedBy", { name: host }) : "", " · ", t("lobby.openSeats", { count: g.open_seats }))),
+        el("a", { class: "button primary", href: `#/g/${g.game_id}` }, seatStore.get(g.game_id) ? t("lobby.resume") : t("lobby.join")));
+    });
+    update(box, el("h2", { id: "open-h" }, t("lobby.openTitle")), rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneOpen")));
   } catch (err) {
-    box.replaceChildren(el("h2", {}, title), el("p", { class: "empty" }, `Could not load the list: ${err.message}`));
+    update(box, el("h2", { id: "open-h" }, t("lobby.openTitle")), el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
+  }
+}
+
+async function runningList(box) {
+  try {
+    const games = (await Api.list("active", 20)).slice(0, SHOWN_RUNNING);
+    const views = await Promise.all(games.map((g) => Api.view(g.game_id).then((r) => r.data).catch(() => null)));
+    const rows = games.map((g, i) => {
+      const view = views[i];
+      const mine = seatStore.get(g.game_id);
+      return el("li", { dataset: { gameId: g.game_id } },
+        el("span", { class: "what" }, el("strong", {}, gameTitle(g.game)), el("span", { class: "who" }, view ? playersLine(view) : "")),
+        view ? el("span", { class: "score" }, scoreLine(view)) : null,
+        el("a", { class: `button ${mine ? "primary" : "secondary"}`, href: `#/g/${g.game_id}` }, mine ? t("lobby.resume") : t("lobby.watch")));
+    });
+    update(box, el("h2", { id: "running-h" }, t("lobby.runningTitle")), rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneRunning")));
+  } catch (err) {
+    update(box, el("h2", { id: "running-h" }, t("lobby.runningTitle")), el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
   }
 }

@@ -1,8 +1,11 @@
-// Routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table. A share link carries
-// only the game id; the seat token stays in localStorage.
+// Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table. A share
+// link carries only the game id; the seat token stays in localStorage.
 import { showLobby } from "./lobby.js";
-import { TableController } from "./table.js";
-import { el, showMessage } from "./dom.js";
+import { TableController, errorText } from "./table.js";
+import { el } from "./dom.js";
+import { t, LANGUAGES, preferredLanguage, loadLanguage, chooseLanguage, currentLanguage } from "./i18n.js";
+import { prefs, applyDeck } from "./prefs.js";
+import { clearAllNotices } from "./notice.js";
 
 let current = null;
 
@@ -10,21 +13,48 @@ async function route() {
   const root = document.getElementById("app");
   if (current) current.stop();
   current = null;
+  clearAllNotices();
+  window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
   const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
   try {
     if (match) {
       current = new TableController(root, match[1]);
       await current.start();
     } else {
-      await showLobby(root);
+      showLobby(root);
     }
   } catch (err) {
-    root.replaceChildren(el("section", { class: "panel" }, el("h2", {}, "Something went wrong"), el("p", {}, err.message),
-      el("a", { class: "button", href: "#/" }, "Back to the lobby")));
-    showMessage(err.message, "error");
+    root.replaceChildren(el("section", { class: "panel" }, el("h1", {}, t("error.title")), el("p", {}, errorText(err)),
+      el("a", { class: "button", href: "#/" }, t("nav.lobby"))));
     document.body.dataset.state = "error";
   }
 }
 
-window.addEventListener("hashchange", route);
-route();
+// The language picker and the settings (four-colour deck, pace) in the top bar.
+function topbar() {
+  const language = document.getElementById("language");
+  language.replaceChildren(...Object.entries(LANGUAGES).map(([code, name]) =>
+    el("option", { value: code, lang: code, selected: code === currentLanguage() }, name)));
+  language.addEventListener("change", async () => {
+    chooseLanguage(language.value);
+    await loadLanguage(language.value);
+    route();
+  });
+  const four = document.getElementById("four-colour");
+  four.checked = prefs.fourColour;
+  four.addEventListener("change", () => { prefs.fourColour = four.checked; });
+  const pace = document.getElementById("pace");
+  pace.value = String(prefs.pace);
+  if (pace.value !== String(prefs.pace)) pace.value = "1";
+  pace.addEventListener("change", () => { prefs.pace = Number(pace.value); });
+}
+
+async function boot() {
+  applyDeck();
+  await loadLanguage(preferredLanguage());
+  topbar();
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+boot();

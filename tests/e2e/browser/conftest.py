@@ -16,11 +16,16 @@ CHROMIUM = os.environ.get("TALON_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync"]
 ACTION_TIMEOUT_MS = 10_000
+DESKTOP = {"width": 1366, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def artifacts_dir() -> Path:
+    return Path(os.environ.get("TALON_ARTIFACTS_DIR", REPO / ".artifacts"))
 
 
 def screenshot_dir() -> Path:
-    base = Path(os.environ.get("TALON_ARTIFACTS_DIR", REPO / ".artifacts"))
-    path = base / "screenshots"
+    path = artifacts_dir() / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path
 
@@ -39,14 +44,27 @@ def chromium():
 
 @pytest.fixture
 def new_page(chromium):
-    """Pages in fresh browser contexts (each its own localStorage, like another person's browser)."""
+    """Pages in fresh browser contexts (each its own localStorage, like another person's browser).
+
+    `pace` is the table's pace setting: "0" (no pauses between the moves it shows) unless a test looks
+    at the pacing itself (None keeps the player's default). `locale` sets the browser's language."""
     contexts = []
 
-    def make(viewport=None):
-        context = chromium.new_context(viewport=viewport or {"width": 1280, "height": 900})
+    def make(viewport=None, locale="en-US", pace="0", reduced_motion="no-preference"):
+        context = chromium.new_context(viewport=viewport or DESKTOP, locale=locale, reduced_motion=reduced_motion)
         context.set_default_timeout(ACTION_TIMEOUT_MS)
+        if pace is not None:
+            context.add_init_script(f"localStorage.setItem('talon.pace', '{pace}')")
         contexts.append(context)
-        return context.new_page()
+        page = context.new_page()
+        errors = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+        # The console names no URL for a failed request: these say which one it was.
+        page.failed_responses = failed = []
+        page.on("response", lambda r: failed.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
+        page.console_errors = errors
+        return page
 
     yield make
     for context in contexts:
