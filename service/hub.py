@@ -6,7 +6,7 @@ pushed to (its callback runs as events arrive; parked streams and long-polls use
 service/parking.py). The hub keeps, per match with local waiters, the newest version it has read, that
 entry's hash, and the last RECENT_EVENTS events; a subscriber further behind reads the rest from the store.
 
-**Reading.** On one Redis, a reader reads up to MATCHES_PER_READER matches with waiters in a single
+**Reading.** On one Redis, a reader reads up to MATCHES_PER_READER (16) matches with waiters in a single
 `XREAD BLOCK` of all their streams; when a match is added while it blocks, it is woken with
 `CLIENT UNBLOCK` and reads again with the new stream among the others (a read of a few dozen streams is
 cheap to issue again; one of a thousand, issued again whenever a long-poll comes to a new match, took the
@@ -45,7 +45,7 @@ LINGER_S = 5.0          # a match is read this long after its last waiter left
 RETRY_S = 1.0           # after a failed read (Redis away), a reader tries again after this
 CATCH_UP_PAGE = 500     # a subscriber behind the kept events reads them in pages of this many
 SHARED_BLOCK_S = 5.0    # a shared reader's longest block (bounds the wait of a match if an unblock is lost)
-MATCHES_PER_READER = 64
+MATCHES_PER_READER = 16
 
 # (game id, events, the hash of the entry before the first of them as the store checked it, or None)
 EventsListener = Callable[[str, Sequence[StoredEvent], "str | None"], None]

@@ -14,10 +14,12 @@ connection). From then on the stream is a `Parked` record and its socket, non-bl
 - per match with parked streams, a watch on the fan-out hub (service/hub.py): its reader writes each new
   event to every stream of the match, as its caller may see it (rendered once per seat), and answers its
   parked long-polls;
-- one greenlet per process sends the heartbeats and ends streams that reached their time limit;
-- a read watcher on each socket (no greenlet) notices the client closing it;
-- what a socket cannot take at once waits in the record, flushed when the socket can take it; a client
-  that lets MAX_PENDING bytes pile up is too slow and is dropped.
+- one greenlet per process, every TICK_S: one `poll(2)` of all the parked sockets notices the clients that
+  closed theirs and the sockets that can take what waited; it also sends the heartbeats and ends the
+  streams that reached their time limit. (Not a libev watcher per socket: with thousands of duplicated
+  sockets, libev re-registered them with epoll on every turn of the loop, 30,000 calls a second.)
+- what a socket cannot take at once waits in the record; a client that lets MAX_PENDING bytes pile up
+  is too slow and is dropped.
 The body is sent as it was unparked: in chunks to an HTTP/1.1 client, ending with the last chunk, and
 delimited by closing the connection for HTTP/1.0; either way the connection closes with the stream
 (`Connection: close`: parking ends its keep-alive, which an event stream never uses).
@@ -30,6 +32,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import select
 import socket
 import time
 from collections.abc import Callable
@@ -59,7 +62,7 @@ def gevent_loop():
 class Parked:
     """One parked stream."""
     __slots__ = ("sock", "fd", "chunked", "lot", "seat", "operator", "authorized_at", "cursor", "deadline",
-                 "quiet_since", "pending", "closed", "on_close", "reader", "writer", "answer", "then_close")
+                 "quiet_since", "pending", "closed", "on_close", "answer", "then_close")
 
     def __init__(self, sock, chunked: bool, seat: int | None, operator: bool, authorized_at: int, cursor: int,
                  deadline: float, on_close: Callable[[], None]):
@@ -71,7 +74,6 @@ class Parked:
         self.pending = b""
         self.closed = False
         self.on_close = on_close
-        self.reader = self.writer = None
         self.answer: Callable[[], bytes] | None = None   # a parked long-poll: its answer, made when it is due
         self.then_close = False                           # close once what is pending has been sent
 
@@ -99,6 +101,8 @@ class Parking:
         self._all: set[Parked] = set()
         self._ticker = None
         self._raw_socket = None
+        self._poller = None            # select.poll of every parked socket (the unpatched one)
+        self._by_fd: dict[int, Parked] = {}
 
     @property
     def streams(self) -> int:
@@ -110,16 +114,11 @@ class Parking:
         """Takes over the stream: writes `head` (the response's status line and headers) and `body` (what
         the client caught up with, up to version `cursor`) to a duplicate of `client_sock`, and keeps
         feeding it, in chunks if `chunked`."""
-        gevent = gevent_loop()
-        sock = self._duplicate(client_sock)
-        stream = Parked(sock, chunked, seat, operator, authorized_at, cursor, time.monotonic() + max_s, on_close)
-        stream.reader = gevent.get_hub().loop.io(stream.fd, 1)
-        stream.reader.start(self._readable, stream)
-        self._all.add(stream)
+        stream = Parked(self._duplicate(client_sock), chunked, seat, operator, authorized_at, cursor,
+                        time.monotonic() + max_s, on_close)
+        self._add(stream)
         self._send(stream, head)
         self._write(stream, body)
-        if self._ticker is None:
-            self._ticker = gevent.spawn(self._tick)
         self._join(stream, game_id, game)
 
     def park_poll(self, client_sock, game_id: str, game: str, version: int, wait_s: float,
@@ -127,16 +126,20 @@ class Parking:
         """Takes over a long-poll that waits past `version`: once the match has moved on, the wait is
         over or the process stops, `answer()` (the whole HTTP response, made by running the request
         again without its wait) is sent and the connection closed."""
-        gevent = gevent_loop()
-        sock = self._duplicate(client_sock)
-        poll = Parked(sock, False, None, False, 0, version, time.monotonic() + wait_s, on_close)
+        poll = Parked(self._duplicate(client_sock), False, None, False, 0, version, time.monotonic() + wait_s,
+                      on_close)
         poll.answer = answer
-        poll.reader = gevent.get_hub().loop.io(poll.fd, 1)
-        poll.reader.start(self._readable, poll)
-        self._all.add(poll)
-        if self._ticker is None:
-            self._ticker = gevent.spawn(self._tick)
+        self._add(poll)
         self._join(poll, game_id, game)
+
+    def _add(self, stream: Parked) -> None:
+        if self._poller is None:
+            from gevent import monkey
+            self._poller = monkey.get_original("select", "poll")()
+            self._ticker = gevent_loop().spawn(self._tick)
+        self._all.add(stream)
+        self._by_fd[stream.fd] = stream
+        self._poller.register(stream.fd, select.POLLIN | select.POLLRDHUP)
 
     def close_all(self) -> None:
         for stream in list(self._all):
@@ -248,9 +251,8 @@ class Parking:
         if len(stream.pending) > MAX_PENDING:
             log.info("an event stream's client reads too slowly; dropped")
             self._close(stream)
-        elif stream.pending and stream.writer is None and not stream.closed:
-            stream.writer = gevent_loop().get_hub().loop.io(stream.fd, 2)
-            stream.writer.start(self._writable, stream)
+        elif stream.pending and not stream.closed:
+            self._poller.modify(stream.fd, select.POLLIN | select.POLLRDHUP | select.POLLOUT)
 
     def _flush(self, stream: Parked) -> None:
         if not stream.pending:
@@ -267,16 +269,15 @@ class Parking:
         stream.pending = stream.pending[sent:]
 
     def _writable(self, stream: Parked) -> None:
-        """Loop callback: the socket can take more."""
+        """The socket can take more (the tick's poll says so)."""
         self._flush(stream)
-        if not stream.pending and stream.writer is not None and stream.pending is not None:
-            stream.writer.stop()
-            stream.writer = None
+        if stream.pending == b"" and not stream.closed:
+            self._poller.modify(stream.fd, select.POLLIN | select.POLLRDHUP)
             if stream.then_close:
-                self._close_soon(stream)
+                self._close(stream)
 
     def _readable(self, stream: Parked) -> None:
-        """Loop callback: the client sent something, or closed its end (then it reads as end of file)."""
+        """The client sent something, or closed its end (then it reads as end of file)."""
         try:
             gone = stream.sock.recv(1, socket.MSG_PEEK) == b""
         except BlockingIOError:
@@ -285,8 +286,8 @@ class Parking:
             gone = True
         if gone:
             self._close_soon(stream)
-        else:
-            stream.reader.stop()   # a client that sends more on an event stream: left to its time limit
+        else:   # a client that sends more on an event stream: not watched any more, left to its time limit
+            self._poller.modify(stream.fd, select.POLLOUT if stream.pending else 0)
 
     # -- ending -------------------------------------------------------------------------------------------
 
@@ -326,17 +327,12 @@ class Parking:
             self._close(poll)
 
     def _close_soon(self, stream: Parked) -> None:
-        """From a loop callback, which must not block: the close (which releases the lease in Redis)
-        runs in a greenlet of its own. The watchers stop at once: they fire as long as their condition
-        holds, and a socket at end of file stays readable."""
-        if stream.closed:
+        """The socket failed or its client left: nothing more is sent to it, and the close (which
+        releases the lease in Redis) runs in a greenlet of its own (this may be the hub's reader)."""
+        if stream.closed or stream.pending is None:
             return
-        for watcher in (stream.reader, stream.writer):
-            if watcher is not None:
-                watcher.stop()
-        if stream.pending is not None:
-            stream.pending = None   # nothing more is sent to a socket that failed or whose client left
-            gevent_loop().spawn(self._close, stream)
+        stream.pending = None
+        gevent_loop().spawn(self._close, stream)
 
     def _close(self, stream: Parked, ended: bool = False) -> None:
         """Ends the stream; `ended`: the server ends it (the body's last chunk is sent), rather than the
@@ -348,11 +344,9 @@ class Parking:
         stream.closed = True
         self._all.discard(stream)
         self._leave(stream)
-        for watcher in (stream.reader, stream.writer):
-            if watcher is not None:
-                watcher.stop()
-                watcher.close()
-        stream.reader = stream.writer = None
+        if self._by_fd.get(stream.fd) is stream:
+            del self._by_fd[stream.fd]
+            self._poller.unregister(stream.fd)
         self._flush(stream)       # the last events (a match's end) go out if the socket takes them now
         try:
             stream.sock.close()
@@ -367,15 +361,30 @@ class Parking:
         gevent = gevent_loop()
         while True:
             gevent.sleep(TICK_S)
-            now = time.monotonic()
-            for stream in list(self._all):
-                if now >= stream.deadline:
-                    if stream.answer is not None:
-                        gevent.spawn(self._respond, stream)
-                    elif not stream.then_close:
-                        self._close(stream, ended=True)
-                elif stream.answer is None and now - stream.quiet_since >= self.keepalive_s:
-                    self._write(stream, b": keep-alive\n\n")
+            try:
+                self._look()
+            except Exception:  # noqa: BLE001 - the next tick tries again; a dead ticker would strand them all
+                log.warning("parked streams: a tick failed", exc_info=True)
+
+    def _look(self) -> None:
+        """One tick: who left, who can take what waited, who needs a heartbeat, who is out of time."""
+        for fd, events in self._poller.poll(0):
+            stream = self._by_fd.get(fd)
+            if stream is None:
+                continue
+            if events & (select.POLLIN | select.POLLRDHUP | select.POLLHUP | select.POLLERR):
+                self._readable(stream)
+            if events & select.POLLOUT:
+                self._writable(stream)
+        now = time.monotonic()
+        for stream in list(self._all):
+            if now >= stream.deadline:
+                if stream.answer is not None:
+                    gevent_loop().spawn(self._respond, stream)
+                elif not stream.then_close:
+                    self._close(stream, ended=True)
+            elif stream.answer is None and now - stream.quiet_since >= self.keepalive_s:
+                self._write(stream, b": keep-alive\n\n")
 
 
 # -- the hand-over from the request -----------------------------------------------------------------
