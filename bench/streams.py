@@ -117,6 +117,7 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: "Probe"
     report["load"] = {run.target.label: run.total for run in runs}
     report["load_rounds"] = [o.per_second / max(i.per_second, 1e-9) for o, i in zip(runs[0].slices, runs[1].slices)]
     report["held_after_load"] = count_held(crowd, lives)
+    report["lost"] = lost(lives)
     print(f"fan-out: {args.fanout_rate:g} moves a second in the live matches for {args.fanout_seconds:g} s ...",
           flush=True)
     probe.phase = "fan-out"
@@ -190,6 +191,17 @@ def wait_held(crowd: Crowd, lives: list[Live], timeout_s: float = 60) -> int:
     while time.monotonic() < deadline and count_held(crowd, lives) < expected:
         time.sleep(0.5)
     return count_held(crowd, lives)
+
+
+def lost(lives: list[Live]) -> dict:
+    """Why connections are no longer held: streams the server ended, long-polls' errors by kind."""
+    ended = sum(1 for live in lives for s in live.streams if s.ended)
+    errors: dict[str, int] = {}
+    for live in lives:
+        for poll in live.polls:
+            for error in poll.errors:
+                errors[error] = errors.get(error, 0) + 1
+    return {"streams ended": ended, **errors}
 
 
 def count_held(crowd: Crowd, lives: list[Live]) -> int:
@@ -366,7 +378,8 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
     print()
     print(f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard} (bench {elapsed_s:.0f} s)")
     print(f"  connections held: {report['held']} of {args.connections} asked, over {args.matches} matches "
-          f"(opened in {report['open_s']:.1f} s; still held after the load: {report['held_after_load']})")
+          f"(opened in {report['open_s']:.1f} s; still held after the load: {report['held_after_load']}; "
+          f"lost: {report['lost'] or 'none'})")
     print(f"  API memory: {report['rss_before_mib']:.0f} MiB before, {report['rss_per_connection_kib']:.1f} KiB "
           f"per connection")
     print(f"  moves with them open: {opened.per_second:.0f} actions/s, POST p50/p99 {p50['open']:.1f}/"

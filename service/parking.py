@@ -65,7 +65,7 @@ class Parked:
                  "quiet_since", "pending", "closed", "on_close", "answer", "then_close")
 
     def __init__(self, sock, chunked: bool, seat: int | None, operator: bool, authorized_at: int, cursor: int,
-                 deadline: float, on_close: Callable[[], None]):
+                 deadline: float, on_close: Callable[[], None] | None):
         self.sock, self.fd, self.chunked = sock, sock.fileno(), chunked
         self.lot: _Lot | None = None
         self.seat, self.operator, self.authorized_at = seat, operator, authorized_at
@@ -320,6 +320,7 @@ class Parking:
             log.warning("a parked long-poll could not be answered", exc_info=True)
             self._close(poll)
             return
+        self._release(poll)   # before the answer goes out: the client's next long-poll may come at once
         self._send(poll, response)
         if poll.pending:
             poll.then_close = True
@@ -339,6 +340,7 @@ class Parking:
         client having gone or being too slow."""
         if stream.closed:
             return
+        self._release(stream)     # before the client can see the end: it may reconnect at once
         if ended and stream.chunked:
             self._send(stream, b"0\r\n\r\n")
         stream.closed = True
@@ -352,10 +354,17 @@ class Parking:
             stream.sock.close()
         except OSError:
             pass
+
+    @staticmethod
+    def _release(stream: Parked) -> None:
+        """Its lease on the address's cap and its place in the gauge, given back once."""
+        on_close, stream.on_close = stream.on_close, None
+        if on_close is None:
+            return
         try:
-            stream.on_close()
-        except Exception:  # noqa: BLE001 - a failed release must not keep the others open
-            log.warning("closing a parked stream failed", exc_info=True)
+            on_close()
+        except Exception:  # noqa: BLE001 - a failed release must not keep the stream open
+            log.warning("releasing a parked stream's lease failed", exc_info=True)
 
     def _tick(self) -> None:
         gevent = gevent_loop()

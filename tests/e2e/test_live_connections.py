@@ -239,3 +239,4 @@ def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over
         assert woken.status_code == 200 and woken.json()["version"] >= moved.json()["version"]
         assert woken.json()["seat"] == 1 and woken.headers["ETag"] == f'"{woken.json()["version"]}"'
         assert woken.headers["X-Request-ID"]
+
