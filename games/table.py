@@ -335,7 +335,7 @@ def _reveal_pending(table: Table) -> list[dict]:
              "data": {"deal": deal, "deck": committed_deck(table), "salt": deal_salt(table.seed, deal)}}]
 
 
-def followups(table: Table) -> list[tuple[str, int | None]]:
+def owed_work(table: Table) -> list[tuple[str, int | None]]:
     """Work the workers must do now: ("advance", None) for a system step, ("bot", seat) for a seat a
     bot plays, ("timeout", seat) for a human whose turn timer runs."""
     if table.status != "active":

@@ -39,7 +39,7 @@ def events_of(game: str, options: dict, n_seats: int, seed: int = 1) -> list[dic
             break
         step = tables.system_step(table)
         if not step:
-            seat = next(s for s, _ in enumerate(table.seats) if ("bot", s) in tables.followups(table))
+            seat = next(s for s, _ in enumerate(table.seats) if ("bot", s) in tables.owed_work(table))
             step = tables.act(table, seat, tables.bot_choice(table, seat))
         for event in step:
             table = tables.evolve(table, event)

@@ -245,7 +245,7 @@ class Talon:
         """The bot at `seat` acts if the game is still where the job found it. Stale: no-op."""
         started = time.monotonic()
         table = self.table(game_id)
-        if table.version != version or ("bot", seat) not in tables.followups(table):
+        if table.version != version or ("bot", seat) not in tables.owed_work(table):
             return False
         return self._commit_job(game_id, table, _timed_bot_move(table, seat), started)
 
@@ -253,7 +253,7 @@ class Talon:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
         started = time.monotonic()
         table = self.table(game_id)
-        if table.version != version or ("timeout", seat) not in tables.followups(table):
+        if table.version != version or ("timeout", seat) not in tables.owed_work(table):
             return False
         return self._commit_job(game_id, table, tables.time_out(table, seat), started)
 
@@ -285,7 +285,7 @@ class Talon:
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
             return int(self._commit_job(game_id, table, events, time.monotonic()))
-        return int(bool(tables.followups(table)) and self.jobs.followups(table, repair=True) > 0)
+        return int(bool(tables.owed_work(table)) and self.jobs.followups(table, repair=True) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -313,7 +313,7 @@ class Talon:
         """The events of the next step a job may take on by itself: the system's step, or the move of the
         bot seat whose turn it is (unless bots wait TALON_BOT_DELAY_S before each move). [] otherwise:
         a human seat a bot stands in for keeps one job per move, and its human may come back between two."""
-        work = tables.followups(table)
+        work = tables.owed_work(table)
         if work == [("advance", None)]:
             return tables.system_step(table)
         if len(work) == 1 and work[0][0] == "bot" and self.jobs.bot_delay_s <= 0 \

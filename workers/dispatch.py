@@ -77,7 +77,7 @@ class Dispatcher:
         With `repair`, a job under the same id that failed or vanished is replaced (the sweeper's case).
         """
         new = 0
-        for kind, seat in tables.followups(table):
+        for kind, seat in tables.owed_work(table):
             jid = job_id(kind, table.game_id, table.version, seat)
             if repair:
                 jid = self._repair_id(jid)

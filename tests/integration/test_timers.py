@@ -24,7 +24,7 @@ def seated_match(talon: Talon, **options) -> tuple[tables.Table, str]:
 def test_a_timer_is_scheduled_for_the_human_to_act(r):
     talon = Talon(r)
     table, _ = seated_match(talon, turn_timeout_s=30)
-    assert tables.followups(table) == [("timeout", 0)]  # the non-dealer (seat 0) leads
+    assert tables.owed_work(table) == [("timeout", 0)]  # the non-dealer (seat 0) leads
     scheduled = ScheduledJobRegistry(queue=Queue("talon", connection=r)).get_job_ids()
     assert dispatch.job_id("timeout", table.game_id, table.version, 0) in scheduled
 
@@ -32,7 +32,7 @@ def test_a_timer_is_scheduled_for_the_human_to_act(r):
 def test_no_timer_without_the_option(r):
     talon = Talon(r)
     table, _ = seated_match(talon)
-    assert tables.followups(table) == []
+    assert tables.owed_work(table) == []
     assert ScheduledJobRegistry(queue=Queue("talon", connection=r)).count == 0
 
 
@@ -49,7 +49,7 @@ def test_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_human_acts(r, redis_
     run_jobs(redis_url)  # whatever is left until seat 0's turn again
     table = talon.table(table.game_id)
     for _ in range(10):  # a round may need scoring first
-        if ("timeout", 0) in tables.followups(table):
+        if ("timeout", 0) in tables.owed_work(table):
             break
         run_jobs(redis_url)
         table = talon.table(table.game_id)

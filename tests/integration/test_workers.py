@@ -60,9 +60,9 @@ def test_a_duplicated_bot_job_moves_once(r, redis_url, monkeypatch):
     created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
-    assert tables.followups(table) == [("bot", 1)]  # the non-dealer leads
+    assert tables.owed_work(table) == [("bot", 1)]  # the non-dealer leads
     expected, after = [], table  # what is owed until the human's turn (one job does it all), decided here
-    while (owed := tables.followups(after)) in ([("bot", 1)], [("advance", None)]):
+    while (owed := tables.owed_work(after)) in ([("bot", 1)], [("advance", None)]):
         step = tables.act(after, 1, tables.bot_choice(after, 1)) if owed == [("bot", 1)] else tables.system_step(after)
         for event in step:
             after = tables.evolve(after, event)
@@ -82,9 +82,9 @@ def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url, monkeypa
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     run_jobs(redis_url)  # the deal and the bots before Ana's first turn
     table = talon.table(table.game_id)
-    assert tables.followups(table) == [] and table.rules.to_act(table.state) == [0]
+    assert tables.owed_work(table) == [] and table.rules.to_act(table.state) == [0]
     after = talon.act(table.game_id, 0, tables.seat_view(table, 0)["legal_actions"][0]).table
-    assert tables.followups(after) == [("bot", 1)]
+    assert tables.owed_work(after) == [("bot", 1)]
     run_jobs(redis_url, max_jobs=1)
     moved = EventStore(r).read(table.game_id, after=after.version)
     assert {e.actor for e in moved if e.actor is not None} == {1, 2, 3}  # the three bots, one after another
@@ -100,7 +100,7 @@ def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url,
     now = talon.table(table.game_id)
     appends = {e.at for e in EventStore(r).read(table.game_id, after=table.version)}
     assert now.status == "active" and 1 < len(appends) <= usecases.JOB_STEPS
-    (kind, seat), = tables.followups(now)  # the rest is left to the next job, queued behind other games'
+    (kind, seat), = tables.owed_work(now)  # the rest is left to the next job, queued behind other games'
     queued = Queue("talon", connection=r).job_ids
     assert queued == [dispatch.job_id(kind, now.game_id, now.version, seat)]
 
@@ -111,18 +111,18 @@ def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypat
     talon = Talon(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     Queue("talon", connection=r).empty()
-    (_, seat), = tables.followups(table)
+    (_, seat), = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     now = talon.table(table.game_id)
     assert now.version == table.version + len(tables.bot_move(table, seat))  # one move, then the queue
-    (kind, next_seat), = tables.followups(now)
+    (kind, next_seat), = tables.owed_work(now)
     assert Queue("talon", connection=r).job_ids == [dispatch.job_id(kind, now.game_id, now.version, next_seat)]
 
 
 def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
     talon = Talon(r, bot_delay_s=5)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
-    (_, seat), = tables.followups(table)
+    (_, seat), = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     assert talon.table(table.game_id).version == table.version + len(tables.bot_move(table, seat))
 
@@ -179,7 +179,7 @@ def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
 def test_the_sweeper_replaces_a_failed_job(r, redis_url):
     talon = Talon(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
-    job = Job.fetch(dispatch.job_id("bot", table.game_id, table.version, tables.followups(table)[0][1]), connection=r)
+    job = Job.fetch(dispatch.job_id("bot", table.game_id, table.version, tables.owed_work(table)[0][1]), connection=r)
     Queue("talon", connection=r).remove(job)
     job.set_status("failed")
     assert sweep(talon) == 1
@@ -194,7 +194,7 @@ def test_scoring_runs_in_the_worker(r, redis_url):
         talon.claim_seat(table.game_id, seat, f"p{seat}")
     table = talon.table(table.game_id)
     talon.act(table.game_id, 1, {"type": "declare_out"})  # a false declaration ends the round at once
-    assert tables.followups(talon.table(table.game_id)) == [("advance", None)]
+    assert tables.owed_work(talon.table(table.game_id)) == [("advance", None)]
     run_jobs(redis_url)
     after = talon.table(table.game_id)
     view = tables.seat_view(after, 0)

@@ -24,7 +24,7 @@ def play_out(events: list[dict]) -> tuple[tables.Table, list[dict]]:
     for event in events:
         table = tables.evolve(table, event)
     while table.status == "active":
-        work = tables.followups(table)
+        work = tables.owed_work(table)
         step = tables.system_step(table) if work == [("advance", None)] else tables.bot_move(table, work[0][1])
         for event in step:
             table = tables.evolve(table, event)
