@@ -131,7 +131,7 @@ def print_facts(stack: Stack) -> None:
           f"{mem_kb / 1024 / 1024:.1f} GiB, {platform.system()} {platform.release()}")
     print(f"software: Python {platform.python_version()}, Redis {info['redis_version']} (appendonly yes, "
           f"appendfsync everysec), gunicorn gthread x{stack.web_concurrency} workers, one rq worker "
-          f"(workers/worker.py, non-forking); commit {commit}{' (dirty)' if dirty else ''}")
+          f"(rq's SimpleWorker, non-forking); commit {commit}{' (dirty)' if dirty else ''}")
     print("network:  loopback only; client, API, worker and Redis share the machine")
 
 

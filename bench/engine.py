@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from service.usecases import TABLE_FOLDING
+from app.matches import TABLE_FOLDING
 
 # (label, game, options, seats) of the matches measured: each game's longest usual form.
 GAMES = [("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),

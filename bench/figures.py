@@ -21,7 +21,7 @@ from bench.stack import Stack
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from service.usecases import TABLE_FOLDING
+from app.matches import TABLE_FOLDING
 
 VARIANT = "2p24"
 MATCH_TIMEOUT_S = 60.0

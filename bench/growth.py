@@ -21,7 +21,7 @@ from bench.figures import percentile
 from bench.stack import Stack
 from events.repository import Repository
 from events.store import EventStore
-from service.usecases import TABLE_FOLDING
+from app.matches import TABLE_FOLDING
 
 AOF_WAIT_S = 120.0
 WARM_UP_S = 2.0

@@ -19,7 +19,7 @@ import redis
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from service.usecases import TABLE_FOLDING, Talon, token_hash
+from app.matches import TABLE_FOLDING, Matches, token_hash
 
 COPY_BATCH = 500
 
@@ -35,7 +35,7 @@ def play(store: EventStore, game: str, options: dict, n_seats: int, seed: int,
     game_id = game_id or uuid.uuid4().hex[:16]
 
     def save(table, events):
-        return repo.save(game_id, table, events, meta=lambda after: Talon._meta(table, after, game))[0]
+        return repo.save(game_id, table, events, meta=lambda after: Matches._meta(table, after, game))[0]
 
     table = save(None, tables.create(game_id, game, options, [{"kind": "human"}] * n_seats, seed))
     for seat in range(n_seats):

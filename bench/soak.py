@@ -22,7 +22,7 @@ import requests
 
 from bench.stack import Stack
 from events.store import EventStore
-from service.audit import audit_game
+from app.audit import audit_game
 
 MATCHES = [
     ("sixty-six", {"variant": "2p24"}, [{"kind": "human"}, {"kind": "bot", "level": "basic"}]),

@@ -12,12 +12,15 @@ import signal
 
 from gunicorn.glogging import Logger
 
-bind = os.environ.get("GUNICORN_BIND", f"0.0.0.0:{os.environ.get('PORT', '8000')}")
-workers = int(os.environ.get("WEB_CONCURRENCY", "2"))
+from app.settings import Settings  # light: nothing that opens a socket before the workers patch
+
+_settings = Settings.from_env()
+bind = _settings.gunicorn_bind or f"0.0.0.0:{_settings.port}"
+workers = _settings.web_concurrency
 worker_class = "gevent"
 # Connections each worker process holds at most (streams and long-polls included); beyond them the
 # process stops accepting until one closes. The file-descriptor limit must allow them (raised below).
-worker_connections = int(os.environ.get("GUNICORN_WORKER_CONNECTIONS", "10000"))
+worker_connections = _settings.worker_connections
 # The worker's heartbeat to the arbiter runs on the loop: a response never blocks it for long.
 timeout = 60
 graceful_timeout = 20
@@ -25,16 +28,15 @@ graceful_timeout = 20
 # it, for the first request of a connection as for the next ones): a client that never finishes its
 # headers is dropped after it. A request's body has Settings.body_timeout_s (service/http.py).
 keepalive = 5
-accesslog = os.environ.get("GUNICORN_ACCESSLOG")  # unset: no access log
+accesslog = _settings.access_log  # unset: no access log
 errorlog = "-"
-loglevel = os.environ.get("LOG_LEVEL", "info").lower()
+loglevel = _settings.log_level.lower()
 # Several instances on one host would share (and delete) one control socket in $HOME.
 control_socket_disable = True
 
 # gunicorn's own lines as JSON like the app's (service/observability.py); the root logger gets its
 # handler from the app, so nothing is printed twice.
-_formatter = ("service.logformat.TextFormatter" if os.environ.get("LOG_FORMAT") == "text"
-              else "service.logformat.JsonFormatter")
+_formatter = "app.logformat.TextFormatter" if _settings.log_format == "text" else "app.logformat.JsonFormatter"
 logconfig_dict = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -105,12 +107,11 @@ def post_worker_init(worker):
 # must exist and be empty at start: scripts/run and the deploy config give a fresh one), and /metrics
 # on any worker aggregates them. A worker that exits is marked dead so its live gauges drop out.
 def on_starting(server):
-    path = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
-    if path:
-        os.makedirs(path, exist_ok=True)
+    if _settings.metrics_dir:
+        os.makedirs(_settings.metrics_dir, exist_ok=True)
 
 
 def child_exit(server, worker):
-    if os.environ.get("PROMETHEUS_MULTIPROC_DIR"):
+    if _settings.metrics_dir:
         from prometheus_client import multiprocess
         multiprocess.mark_process_dead(worker.pid)

@@ -13,7 +13,7 @@ the change and the contiguous versions; deleting the newest entries breaks the h
 what Redis scripting computes natively, which keeps the chain inside the one atomic append script: the
 chain makes accidental and naive edits evident. Someone who can write to Redis can also recompute a
 whole chain, so the audit does not rest on the chain alone: the deal commitments (SHA-256, published
-before play) and the replay through the rules engines (service/audit.py) catch a rewritten history.
+before play) and the replay through the rules engines (app/audit.py) catch a rewritten history.
 
 Pure: works on RawEntry lists, so an export (JSON Lines) is checked exactly like a live stream.
 """

@@ -13,7 +13,7 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # KEYS[5] the idempotency record (only when there is one; the number of KEYS says which layout it is)
 # then, on one primary only ("inline follow-ups"), the global feed stream and lobby:waiting, :active,
 # :finished. On Redis Cluster those live in other slots: the caller writes them after the commit
-# (events/followups.py), and this script touches nothing outside the game's hash tag.
+# (events/crossslot.py), and this script touches nothing outside the game's hash tag.
 # ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
 # ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = waiting..finished
 # ARGV[8] the engine version of a snapshot of the state after these events ("" for none)

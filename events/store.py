@@ -16,7 +16,7 @@ reordering in Redis shows. Entries written before the chain was compacted also c
 hash) and `h` in hex; both forms are read.
 
 The feed and lobby keys live outside the game's slot: on one primary the whole append is one atomic
-script; on Redis Cluster (CROSSSLOT) the store writes them after the commit (events/followups.py), and
+script; on Redis Cluster (CROSSSLOT) the store writes them after the commit (events/crossslot.py), and
 readers of the feed deduplicate it on (game, version).
 The store needs a client that returns bytes (no `decode_responses`): the hashes and snapshots are binary.
 """
@@ -35,21 +35,19 @@ import redis
 
 from events import scripts
 from events.connection import is_cluster
-from events.followups import FollowUps, unique
+from events.crossslot import CrossSlotWrites, unique
+from events.keys import LOBBY_STATUSES, Keys
 from events.chain import entry_hash
 from events.codec import Codec, StoredEvent, normalize_at, now_at
 
 log = logging.getLogger("talon.events")
 
-LOBBY_STATUSES = ("waiting", "active", "finished")
 FINISHED = LOBBY_STATUSES.index("finished") + 1  # the lobby target that says a game just finished
 IDEMPOTENCY_TTL_S = 24 * 3600
 # redis-py 8 gives clients a 5 s socket timeout unless told otherwise (earlier versions: none).
 DEFAULT_SOCKET_TIMEOUT_S = 5.0
 # The longest single XREAD BLOCK of a wait: how long a wait may take to notice its `until`.
 MAX_WAIT_SLICE_S = 4.0
-_GAME_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-_PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 # Printable ASCII without space, as an HTTP `Idempotency-Key` carries it.
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _MS = re.compile(r"[0-9]{1,16}")
@@ -132,13 +130,6 @@ class GameExists(Exception):
         self.current_version = current_version
 
 
-def check_game_id(game_id: str) -> str:
-    """Game ids go into key names: only a safe alphabet, so no id can reach another key."""
-    if not isinstance(game_id, str) or not _GAME_ID.fullmatch(game_id):
-        raise ValueError(f"invalid game id: {game_id!r}")
-    return game_id
-
-
 def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
@@ -177,20 +168,19 @@ def _unpack_state(stored: bytes) -> dict:
 
 class EventStore:
     def __init__(self, client: redis.Redis, prefix: str = "talon", codec: Codec | None = None,
-                 split_followups: bool | None = None, max_block_s: float = MAX_WAIT_SLICE_S):
-        """`split_followups`: write the feed and lobby after the commit instead of inside it; by
+                 split_cross_slot: bool | None = None, max_block_s: float = MAX_WAIT_SLICE_S):
+        """`split_cross_slot`: write the feed and lobby after the commit instead of inside it; by
         default only on a Redis Cluster client, where nothing else can work. `max_block_s`: the longest
         single XREAD BLOCK of `wait` (it also stays under the client's socket timeout)."""
-        if not _PREFIX.fullmatch(prefix):
-            raise ValueError(f"invalid key prefix: {prefix!r}")
         if getattr(client, "get_encoder", None) and client.get_encoder().decode_responses:
             raise ValueError("the event store needs a Redis client without decode_responses: "
                              "hashes and snapshots are stored as bytes")
         self.client = client
         self.prefix = prefix
+        self.keys = Keys(prefix)
         self.codec = codec or Codec()
-        split = is_cluster(client) if split_followups is None else split_followups
-        self.followups = FollowUps(self) if split else None
+        split = is_cluster(client) if split_cross_slot is None else split_cross_slot
+        self.cross_slot = CrossSlotWrites(client, self.keys, self.raw_entries, self.meta) if split else None
         self._append = client.register_script(scripts.APPEND)
         self._load = client.register_script(scripts.LOAD)
         self._save_snapshot = client.register_script(scripts.SAVE_SNAPSHOT)
@@ -198,24 +188,20 @@ class EventStore:
         self._compact = client.register_script(scripts.COMPACT)
         self._block_slice_s = _block_slice_s(client, max_block_s)
 
-    # Key names: the only place they are built.
+    # Key names (events/keys.py).
 
     def _key(self, game_id: str, part: str) -> str:
-        return self._keys(game_id, part)[0]
+        return self.keys.one(game_id, part)
 
     def _keys(self, game_id: str, *parts: str) -> list[str]:
-        """Keys of one game, its id checked once (the hot paths build four or five)."""
-        base = f"{self.prefix}:{{g:{check_game_id(game_id)}}}:"
-        return [base + part for part in parts]
+        return self.keys.game(game_id, *parts)
 
     def _lobby_key(self, status: str) -> str:
-        if status not in LOBBY_STATUSES:
-            raise ValueError(f"unknown lobby status: {status!r}")
-        return f"{self.prefix}:lobby:{status}"
+        return self.keys.lobby(status)
 
     @property
     def _feed_key(self) -> str:
-        return f"{self.prefix}:feed"
+        return self.keys.feed
 
     # Writing.
 
@@ -241,7 +227,7 @@ class EventStore:
             parts.append("idem:" + _check_idempotency_key(idempotency_key))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
         keys = self._keys(game_id, *parts)
-        if self.followups is None:
+        if self.cross_slot is None:
             keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         meta_args, lobby_target = _meta_args(meta)
         snapshot_args = [snapshot[0], _pack_state(snapshot[1])] if snapshot is not None else ["", ""]
@@ -249,19 +235,19 @@ class EventStore:
                 lobby_target, *snapshot_args, len(events)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
-        intent = self.followups.intend(game_id, expected_version, len(events)) if self.followups else None
+        intent = self.cross_slot.intend(game_id, expected_version, len(events)) if self.cross_slot else None
         try:
             reply = self._append(keys=keys, args=args + meta_args)
             result = _append_result(reply)
         except (VersionConflict, IdempotencyMismatch) as refused:
             if intent is not None:
-                self.followups.complete(intent)  # nothing to write: only the intent goes
+                self.cross_slot.complete(intent)  # nothing to write: only the intent goes
             _notify(game_id, events, None, refused)
             raise
         if intent is not None:
             written = not result.replayed
             try:
-                self.followups.complete(intent, [e["type"] for e in events] if written else (),
+                self.cross_slot.complete(intent, [e["type"] for e in events] if written else (),
                                         meta["status"] if written and lobby_target else None,
                                         _text(reply[4]) if written and lobby_target else None)
             except redis.RedisError:
@@ -282,9 +268,9 @@ class EventStore:
         except redis.RedisError:
             log.warning("the finished game %s was not compacted", game_id, exc_info=True)
 
-    def repair_followups(self, now_ms: int | None = None) -> int:
+    def repair_cross_slot_writes(self, now_ms: int | None = None) -> int:
         """The sweeper's part: feed and lobby writes a dead process left undone (0 on one primary)."""
-        return self.followups.repair(now_ms) if self.followups else 0
+        return self.cross_slot.repair(now_ms) if self.cross_slot else 0
 
     def save_snapshot(self, game_id: str, version: int, engine_version: str, state: dict) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
@@ -304,7 +290,7 @@ class EventStore:
         pipe = self.client.pipeline(transaction=True)
         pipe.delete(*keys)
         # On a Cluster the lobby sets are in other slots: removed in a second step.
-        lobby = pipe if self.followups is None else self.client.pipeline(transaction=False)
+        lobby = pipe if self.cross_slot is None else self.client.pipeline(transaction=False)
         for status in LOBBY_STATUSES:
             lobby.zrem(self._lobby_key(status), game_id)
         pipe.execute()
@@ -448,7 +434,7 @@ class EventStore:
         """Feed entries with a stream id greater than `after`, oldest first.
 
         On a Cluster a repaired append may show twice: repeats of a (game, version) within the page are
-        dropped here, and a reader that pages on should drop them across pages (events.followups.unique).
+        dropped here, and a reader that pages on should drop them across pages (events.crossslot.unique).
         """
         if not _STREAM_ID.fullmatch(after):
             raise ValueError(f"invalid feed id: {after!r}")
@@ -499,17 +485,17 @@ class EventStore:
                     or not _HEX_HASH.fullmatch(entry.hash):
                 raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
         meta_args, lobby_target = _meta_args(meta)
-        args = [game_id, lobby_target if self.followups is None else 0, len(entries)]
+        args = [game_id, lobby_target if self.cross_slot is None else 0, len(entries)]
         for entry in entries:
             args += [entry.version, entry.payload, entry.hash]
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
-        if self.followups is None:
+        if self.cross_slot is None:
             keys += [self._lobby_key(status) for status in LOBBY_STATUSES]
         reply = self._import(keys=keys, args=args + meta_args)
         if _text(reply[0]) == "exists":
             raise GameExists(game_id, int(reply[1]))
-        if self.followups is not None and lobby_target:
-            self.followups.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
+        if self.cross_slot is not None and lobby_target:
+            self.cross_slot.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
         if lobby_target == FINISHED:
             self._compact_finished(game_id)
         return int(reply[1])

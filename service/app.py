@@ -1,24 +1,22 @@
 """The Flask application factory."""
 from __future__ import annotations
 
-import types
-
-import redis
 from flask import Flask
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
+from app import bootstrap
+from app.bootstrap import Application
+from app.settings import Settings
 from events.connection import connect
 from events.store import EventStore
 from service import errors, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
-from service.parking import Parking, ParkingMiddleware
-from service.config import Settings
 from service.http import read_body_in_time
 from service.hub import Hub
 from service.limits import init_limits
-from service.usecases import Talon
+from service.parking import Parking, ParkingMiddleware
 
 API_VERSION = "2.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
@@ -47,26 +45,6 @@ every change.
 """
 
 
-class TalonFlask(Flask):
-    """Flask, remembering which functions need no async wrapper: Flask asks it of every hook and view on
-    every request (`ensure_sync`: inspect reads the function's code flags), about five times a request,
-    for functions that never change."""
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._sync: dict = {}
-
-    def ensure_sync(self, func):
-        try:
-            return self._sync[func]
-        except (KeyError, TypeError):  # TypeError: an unhashable callable
-            pass
-        sync = super().ensure_sync(func)
-        if isinstance(func, types.FunctionType):  # a bound method is a new object each time: not kept
-            self._sync[func] = sync
-        return sync
-
-
 class TalonApi(Api):
     """flask-smorest without its generic default error response: each route lists its own problems
     (service/http.py `problems`)."""
@@ -77,26 +55,28 @@ HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket 
 HUB_MAX_READERS = 100_000  # matches with waiters in one process, each read on a connection of its own
 
 
-def _init_live(app: Flask, settings: Settings, client: redis.Redis) -> None:
+def _init_live(app: Flask, settings: Settings, application: Application) -> None:
     """The fan-out hub (one Redis read per match per process for every stream and long-poll) on a
-    client of its own, whose blocking reads may outlast the default socket timeout; and the caps on
-    the connections one address holds."""
-    talon: Talon = app.extensions["talon"]
+    client of its own, whose blocking reads may outlast the default socket timeout; parked connections;
+    and the caps on the connections one address holds."""
     # Each match with local waiters keeps one connection blocked in a read: not the bounded request pool.
     blocking = connect(settings.events_redis_url or settings.redis_url, max_connections=HUB_MAX_READERS,
                        socket_timeout=HUB_BLOCK_S + 5, health_check_interval=30)
     store = EventStore(blocking, prefix=settings.key_prefix, max_block_s=HUB_BLOCK_S)
-    hub = Hub(store, listener=talon.tables.extend, block_s=HUB_BLOCK_S)
+    hub = Hub(store, listener=application.matches.tables.extend, block_s=HUB_BLOCK_S)
     shutdown.on_stop(hub.stop)
     app.extensions["talon_hub"] = hub
-    app.extensions["talon_parking"] = Parking(hub, talon.store, stream.render, stream.revoked, stream.TERMINAL,
-                                              settings.stream_keepalive_s)
-    app.extensions["talon_caps"] = Caps(client, f"{settings.key_prefix}:caps")
+    app.extensions["talon_parking"] = Parking(hub, application.store, stream.render, stream.revoked,
+                                              stream.TERMINAL, settings.stream_keepalive_s)
+    app.extensions["talon_caps"] = Caps(application.redis, f"{settings.key_prefix}:caps")
 
 
-def create_app(settings: Settings | None = None, client: redis.Redis | None = None) -> Flask:
+def create_app(settings: Settings | None = None) -> Flask:
+    """The API on `settings` (by default the environment's): the application built by app/bootstrap.py
+    with Redis pools bounded for the gevent worker's thousands of greenlets."""
     settings = settings or Settings.from_env()
-    app = TalonFlask(__name__)
+    application = bootstrap.build(settings, pool_size=settings.redis_pool_size)
+    app = Flask(__name__)
     app.config.update(
         API_TITLE="Talon", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
         API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "contact": {"name": "Talon maintainers"},
@@ -111,16 +91,12 @@ def create_app(settings: Settings | None = None, client: redis.Redis | None = No
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
-    client = client or connect(settings.redis_url, pool_size=settings.redis_pool_size, health_check_interval=30)
-    events_client = connect(settings.events_redis_url, pool_size=settings.redis_pool_size, health_check_interval=30) \
-        if settings.events_redis_url else None
-    app.extensions["talon"] = Talon(client, key_prefix=settings.key_prefix, queue_name=settings.queue_name,
-                                    bot_delay_s=settings.bot_delay_s, events_client=events_client)
+    app.extensions["talon_application"] = application
     app.extensions["talon_settings"] = settings
 
-    _init_live(app, settings, client)
-    observability.init_app(app, client, settings.queue_name)
-    init_limits(app, settings, client)
+    _init_live(app, settings, application)
+    observability.init_app(app, application)
+    init_limits(app, settings, application.redis)
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
     from service.routes import docs, games, health, hints, ops, rules, web

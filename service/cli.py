@@ -13,16 +13,14 @@ import sys
 import orjson
 import redis
 
-from events.connection import connect
+from app import audit, bootstrap
+from app.settings import Settings
 from events.store import EventStore, GameExists
-from service import audit
-from service.config import Settings
 
 
 def _store() -> EventStore:
-    settings = Settings.from_env()
-    # The event store's own Redis (a Cluster) when EVENTS_REDIS_URL is set, else REDIS_URL.
-    return EventStore(connect(settings.events_redis_url or settings.redis_url), prefix=settings.key_prefix)
+    """The event store: EVENTS_REDIS_URL's (a Redis Cluster, say) when it is set, else REDIS_URL's."""
+    return bootstrap.build(Settings.from_env()).store
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -9,7 +9,7 @@ from werkzeug.exceptions import HTTPException
 from events.store import VersionConflict
 from games.errors import ActionShapeError, NotActive, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
 from service.problems import Problem, from_http_exception, problem_response
-from service.usecases import IdempotencyKeyReused, UnknownGame, VersionMismatch
+from app.matches import IdempotencyKeyReused, UnknownGame, VersionMismatch
 
 log = logging.getLogger("talon.errors")
 

@@ -13,19 +13,24 @@ from marshmallow import RAISE, ValidationError
 from games import table as tables
 from service import cooperative, observability
 from service.caps import AtCapacity, Lease
-from service.config import Settings
+from app.settings import Settings
 from service.hub import Hub
 from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, invalid_request
 from service.schemas import Problem as ProblemSchema
-from service.usecases import Talon, UnknownGame, token_hash
+from app.bootstrap import Application
+from app.matches import Matches, UnknownGame, token_hash
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
 CAPACITY_RETRY_S = 10
 IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 
 
-def talon() -> Talon:
-    return current_app.extensions["talon"]
+def application() -> Application:
+    return current_app.extensions["talon_application"]
+
+
+def matches() -> Matches:
+    return current_app.extensions["talon_application"].matches
 
 
 def settings() -> Settings:
@@ -136,7 +141,7 @@ def _belongs_to_other_game(token: str, game_id: str) -> bool:
     if not other or other == game_id:
         return False
     try:
-        return tables.seat_of_token(talon().table(other), token_hash(token)) is not None
+        return tables.seat_of_token(matches().table(other), token_hash(token)) is not None
     except UnknownGame:
         return False
 

@@ -1,7 +1,7 @@
 """Rate limits: per client address on creating matches and claiming seats, per seat on actions.
 
 A limited request gets 429 problem+json with Retry-After; every API instance shares the counts
-through Redis (REDIS_URL). Configured by environment (service.config): "20/second", "30/minute",
+through Redis (REDIS_URL). Configured by environment (app/settings.py): "20/second", "30/minute",
 "100 per hour".
 
 Why not flask-limiter (which this replaced): it evaluated its limits in a before-request hook on every
@@ -25,7 +25,7 @@ from typing import Callable
 import redis
 from flask import Flask, current_app, request
 
-from service.config import Settings
+from app.settings import Settings
 from service.problems import Problem
 
 log = logging.getLogger("talon.limits")

@@ -7,7 +7,7 @@ import sys
 import yaml
 
 from service.app import create_app
-from service.config import Settings
+from app.settings import Settings
 
 
 def spec_dict() -> dict:

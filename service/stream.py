@@ -33,8 +33,8 @@ from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 from events.store import EventStore, StoredEvent
 from games import table as tables
 from service import cooperative, parking
-from service.http import Caller, hold_connection, hub, settings, talon
-from service.config import Settings
+from service.http import Caller, application, hold_connection, hub, settings
+from app.settings import Settings
 from service.hub import Hub, HubStopped
 from service.problems import Problem
 
@@ -59,7 +59,19 @@ def message(game: str, event: StoredEvent, who: Caller) -> str:
 # -- tickets ------------------------------------------------------------------------------------------
 
 def _serializer() -> URLSafeTimedSerializer:
-    return URLSafeTimedSerializer(talon().secret_key(), salt=TICKET_SALT)
+    return URLSafeTimedSerializer(_secret_key(), salt=TICKET_SALT)
+
+
+def _secret_key() -> str:
+    """The key that signs stream tickets, shared by every API instance through Redis (made by the first
+    one to need it), held by the process once read."""
+    extensions = application()
+    cached = getattr(extensions, "ticket_key", None)
+    if cached is None:
+        key = f"{settings().key_prefix}:secret"
+        extensions.redis.set(key, secrets.token_hex(32), nx=True)
+        cached = extensions.ticket_key = extensions.redis.get(key).decode()
+    return cached
 
 
 def _seat_digest(token_hash: str | None) -> str:
@@ -89,7 +101,7 @@ def redeem_ticket(ticket: str, table: tables.Table) -> Caller:
             or claims.get("d") != _seat_digest(table.seats[seat].token_hash):
         raise Problem(401, "ticket-revoked", "this ticket's seat was reset since it was issued; "
                                              "get a new ticket with the seat's current token")
-    spent = talon().redis.set(f"{talon().key_prefix}:ticket:{claims.get('n')}", 1, nx=True, ex=ttl + 5)
+    spent = application().redis.set(f"{settings().key_prefix}:ticket:{claims.get('n')}", 1, nx=True, ex=ttl + 5)
     if not spent:
         raise Problem(401, "ticket-used", "this ticket has opened a stream already; get a new one")
     return Caller(seat=seat)
@@ -114,14 +126,14 @@ def response(table: tables.Table, who: Caller, after: int) -> Response:
     held = hold_connection("streams", settings().max_streams_per_address)
     headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
     try:
-        caught_up, cursor, ended = _catch_up(talon().store, table, who, after)
+        caught_up, cursor, ended = _catch_up(application().store, table, who, after)
     except BaseException:
         held.close()
         raise
     sock = cooperative.client_socket(request.environ)
     if ended or sock is None or parking.gevent_loop() is None:
         body = caught_up if ended else _following(caught_up, table, who, cursor, sock,
-                                                  Needs(talon().store, hub(), settings()))
+                                                  Needs(application().store, hub(), settings()))
         response = Response(body, mimetype="text/event-stream", headers=headers)
         response.call_on_close(held.close)
         return response

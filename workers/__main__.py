@@ -1,83 +1,113 @@
-"""`python -m workers`: one non-forking rq worker with the scheduler, on REDIS_URL (workers/worker.py).
+"""`python -m workers`: one rq worker with the scheduler, on REDIS_URL: rq's SimpleWorker as it is.
 
 rq's default Worker forks a process per job (about 30 ms each here); a bot reply should feel instant,
 so the worker runs jobs in its own process. Jobs are pure decisions plus one atomic append, and each
 re-checks the game version, so a job that fails leaves nothing half-done to isolate.
+
+It stops on SIGTERM within STOP_S whatever Redis is doing: while rq works, rq's own warm shutdown
+(the job in hand finishes); while Redis is away (rq's loop gives up on a lost connection and this module
+waits for Redis to come back), at once.
 """
 from __future__ import annotations
 
 import gc
 import logging
+import signal
 import threading
-import time
 
 import redis
-from rq import Queue
+from rq import Queue, SimpleWorker, get_current_job
 
-from service import observability
-from service.config import Settings
-from workers.jobs import SWEEP_INTERVAL_S, enqueue_sweep
-from workers.worker import TalonWorker
+from app import logformat, telemetry
+from app.settings import Settings
+from workers.jobs import enqueue_sweep
 
 log = logging.getLogger("talon.worker")
 
+STOP_S = 10            # documented in deploy/README.md: a worker's stop takes at most this long
+MAX_RETRY_S = 5.0      # the longest wait between two tries to reach Redis
+
 
 def main() -> None:
-    # Configure logging before the worker exists: rq 3 only adds its handlers where none is configured.
-    # JSON lines with the job's id, game and seat; metrics of this process (service/observability.py).
-    observability.init_worker()
     settings = Settings.from_env()
+    # Logging before the worker exists: rq 3 only adds its handlers where none is configured.
+    logformat.add_context(job_context)
+    telemetry.configure_logging(settings)
+    telemetry.install_metrics()
+    if settings.worker_metrics_port:
+        from prometheus_client import start_http_server
+        start_http_server(settings.worker_metrics_port, addr=settings.worker_metrics_addr)
+    stopping = threading.Event()
     connection = redis.Redis.from_url(settings.redis_url)
     queue = Queue(settings.queue_name, connection=connection)
     # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
-    # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it.
-    # The thread has a client of its own: rq lengthens the socket timeout of the worker's connections
+    # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it. The
+    # thread has a client of its own: rq lengthens the socket timeout of the worker's connections
     # (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of those made after the
-    # worker exists; one the ticker made first would end every idle dequeue after 5 s with an error
-    # and a pause of 1-2 s, in which a new job waited.
+    # worker exists.
     ticker_queue = Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url))
-    threading.Thread(target=_sweep_ticker, args=(ticker_queue,), name="sweep-ticker", daemon=True).start()
-    # What is loaded by now lives as long as the process: the garbage collector need not walk it again
-    # (deploy/gunicorn.conf.py says what a full collection of it cost).
+    threading.Thread(target=_sweep_ticker, args=(ticker_queue, settings.sweep_interval_s, stopping),
+                     name="sweep-ticker", daemon=True).start()
+    # What is loaded by now lives as long as the process: the garbage collector need not walk it again.
     gc.freeze()
-    work_through_outages(queue, connection)
+    work_through_outages(queue, connection, settings, stopping)
 
 
-def work_through_outages(queue: Queue, connection: redis.Redis) -> None:
-    """Run the worker; when Redis goes away, wait for it and start a fresh worker (rq's own loop gives
-    up on a lost connection). Returns when the worker is stopped by a signal."""
-    # rq sets its loggers to INFO on import; LOG_LEVEL (the root logger's level) decides for them too.
-    level = logging.getLevelName(logging.getLogger().getEffectiveLevel())
-    while True:
+def job_context() -> dict:
+    """The rq job being run: its id, and the game and seat of its arguments, for every log line."""
+    job = get_current_job()  # None outside a job
+    if job is None:
+        return {}
+    context = {"job_id": job.id}
+    args = job.args or ()
+    if args and isinstance(args[0], str):
+        context["game_id"] = args[0]
+    if len(args) >= 3 and isinstance(args[2], int):
+        context["seat"] = args[2]
+    return context
+
+
+def work_through_outages(queue: Queue, connection: redis.Redis, settings: Settings, stopping: threading.Event) -> None:
+    """Runs the worker; when Redis goes away (rq's own loop gives up on a lost connection), waits for
+    it and starts a fresh worker. Returns when asked to stop (SIGTERM, SIGINT) in either state."""
+    while not stopping.is_set():
         try:
-            worker = TalonWorker([queue], connection=connection)
+            worker = SimpleWorker([queue], connection=connection)
             worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
-            worker.work(with_scheduler=True, logging_level=level)
-            return
+            worker.work(with_scheduler=True, logging_level=settings.log_level)
+            return                              # rq stopped on a signal (its warm shutdown)
         except (redis.ConnectionError, redis.TimeoutError) as lost:
+            _on_signals(stopping)               # rq's handlers point at the worker that gave up
             log.warning("Redis is unreachable (%s); waiting for it", lost)
-            _wait_for_redis(connection)
+            _wait_for_redis(connection, stopping)
 
 
-def _wait_for_redis(connection: redis.Redis) -> None:
+def _on_signals(stopping: threading.Event) -> None:
+    def stop(signum, _frame) -> None:
+        log.warning("stopping on signal %s", signum)
+        stopping.set()
+    signal.signal(signal.SIGTERM, stop)
+    signal.signal(signal.SIGINT, stop)
+
+
+def _wait_for_redis(connection: redis.Redis, stopping: threading.Event) -> None:
     delay = 0.5
-    while True:
-        time.sleep(delay)
+    while not stopping.wait(delay):
         try:
             connection.ping()
             log.warning("Redis is back; the worker starts again")
             return
         except (redis.ConnectionError, redis.TimeoutError):
-            delay = min(delay * 2, 10.0)
+            delay = min(delay * 2, MAX_RETRY_S)
 
 
-def _sweep_ticker(queue: Queue) -> None:
-    while True:
+def _sweep_ticker(queue: Queue, interval_s: int, stopping: threading.Event) -> None:
+    while not stopping.is_set():
         try:
-            enqueue_sweep(queue)
+            enqueue_sweep(queue, interval_s)
         except Exception:  # noqa: BLE001 - Redis may be away for a while: try again next tick
             log.warning("could not enqueue the sweep", exc_info=True)
-        time.sleep(SWEEP_INTERVAL_S)
+        stopping.wait(interval_s)
 
 
 if __name__ == "__main__":

@@ -9,11 +9,12 @@ from marshmallow import RAISE
 
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
-from service import admission, cooperative, cursors, examples, parking, stream
-from service.http import (arguments, bearer_token, caller, documented, hold_connection, hub, idempotency_key,
+from service import admission, cooperative, cursors, examples, observability, parking, stream
+from service.http import (unauthorized, arguments, bearer_token, caller, documented, hold_connection, hub, idempotency_key,
                           if_match_versions, is_operator_token, json_body, json_response, load_body, problems,
-                          settings, talon, view_response)
+                          settings, matches, view_response)
 from service.hub import HubStopped
+from app.matches import NotASeat, token_hash
 from service.limits import action_limit, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (ACTION, CREATE_GAME, ActionHeaders, ClaimSeat, StreamHeaders, ViewHeaders, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
@@ -61,7 +62,7 @@ def create_game():
     body = load_body(CREATE_GAME)
     if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
-    table = talon().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
+    table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
                                  body.get("decks"))
     return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
 
@@ -77,7 +78,7 @@ def lobby(query):
     Open matches (`status=waiting`, the default), running ones (`active`) or `finished`, newest first,
     a page at a time: pass the page's `next_cursor` as `cursor` for the next one."""
     after = cursors.read(query.get("cursor"), cursors.LOBBY, query["status"])
-    entries, last, has_more = talon().lobby_page(query["status"], query.get("game"), after, query["limit"])
+    entries, last, has_more = matches().lobby_page(query["status"], query.get("game"), after, query["limit"])
     return json_response({"games": entries, "next_cursor": cursors.lobby(query["status"], last),
                           "has_more": has_more})
 
@@ -103,7 +104,7 @@ def get_game(game_id):
     and answers at once when it already has: a client whose turn it is gets its view without waiting.
     Without If-None-Match, `wait` waits for the next event from now."""
     query = arguments(GAME_QUERY, "query") if request.args else {}
-    app, token = talon(), bearer_token()
+    app, token = matches(), bearer_token()
     known = _if_none_match()
     again = parking.AGAIN in request.environ   # a parked long-poll answered now: no wait, the stored table
     wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") and not again else 0
@@ -157,18 +158,6 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
     return table if table is not None and table.version > version else app.table(game_id)
 
 
-def _held_for(app, game_id: str, token: str | None, required: bool = False):
-    """(the table this process holds for the game, who the caller is at it), without a round trip; None
-    when the process holds none or that table does not know the caller: the route then loads it."""
-    held = app.held_table(game_id)
-    if held is None:
-        return None
-    try:
-        return held, caller(held, token, required=required)
-    except Problem:
-        return None
-
-
 @blp.route("/<game_id>/players", methods=["POST"])
 @join_limit
 @blp.doc(operationId="claimSeat", security=PUBLIC, responses={201: {"links": {
@@ -186,7 +175,7 @@ def claim_seat(body, game_id):
 
     The token in the answer is shown once: send it as `Authorization: Bearer <token>`. When the last
     human seat is taken, the first deal happens by itself."""
-    table, seat, token = talon().claim_seat(game_id, body.get("seat"), body["name"])
+    table, seat, token = matches().claim_seat(game_id, body.get("seat"), body["name"])
     return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
                          {"Location": f"/v1/games/{game_id}"})
 
@@ -214,27 +203,39 @@ def post_action(game_id):
         return _post_action(game_id)
     except (NotYourTurn, NotActive) as refused:
         slug = "not-your-turn" if isinstance(refused, NotYourTurn) else "match-not-active"
-        raise Problem(409, slug, refused.detail, current_version=talon().table(game_id).version) from None
+        raise Problem(409, slug, refused.detail, current_version=matches().table(game_id).version) from None
 
 
 def _post_action(game_id: str):
     action = plain_action(json_body()) or load_body(ACTION)
-    app = talon()
-    outcome, seat = _act_on_held(app, game_id, action)
-    if outcome is not None:
-        return _answer(outcome, seat)
-    table = app.table(game_id)
-    who = caller(table, bearer_token(), required=True)
-    if who.seat is None:
-        raise Problem(403, "forbidden", "only a seat acts: use that seat's token")
+    app, token = matches(), bearer_token()
+    if token is None:
+        raise unauthorized("this request needs a seat token")
+    seat_of = _seat_of(token)
     try:
-        outcome = app.act(game_id, who.seat, action, if_match=if_match_versions(),
-                          idempotency_key=idempotency_key(), table=table, defer_followups=True)
+        outcome = app.act(game_id, action, seat_of, if_match=if_match_versions(), idempotency_key=idempotency_key(),
+                          enqueue_later=True)
+    except NotASeat as stranger:
+        if caller(stranger.table, token, required=True).seat is None:   # the precise 401 or 403 otherwise
+            raise Problem(403, "forbidden", "only a seat acts: use that seat's token") from None
+        raise
     except RuleError as refused:
         current = app.table(game_id)
         raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,
-                      legal_actions=tables.seat_view(current, who.seat)["legal_actions"]) from None
-    return _answer(outcome, who.seat)
+                      legal_actions=tables.seat_view(current, seat_of(current))["legal_actions"]) from None
+    return _answer(outcome, seat_of(outcome.table))
+
+
+def _seat_of(token: str):
+    """Which seat a token holds at a table (None: none), the seat bound to the request's log lines."""
+    digest = token_hash(token)
+
+    def seat_of(table) -> int | None:
+        seat = tables.seat_of_token(table, digest)
+        if seat is not None:
+            observability.bind(seat=seat)
+        return seat
+    return seat_of
 
 
 def _answer(outcome, seat: int):
@@ -242,22 +243,9 @@ def _answer(outcome, seat: int):
     enqueued once the answer is written: the player does not wait for that, nor for the worker the job
     wakes, which took the CPU from the request at the end of every round."""
     response = view_response(outcome.table, seat, 200 if outcome.replayed else 201)
-    if outcome.followups is not None:
-        response.call_on_close(outcome.followups)
+    if outcome.enqueue is not None:
+        response.call_on_close(outcome.enqueue)
     return response
-
-
-def _act_on_held(app, game_id: str, action: dict):
-    """The common case without loading the table: the one this process holds (from the seat's last GET)
-    decides, and the append's version check proves it was current. (None, None) when the held table
-    is missing, refuses the caller, or cannot decide: the route then loads it and goes the full way."""
-    found = _held_for(app, game_id, bearer_token(), required=True)
-    if found is None or found[1].seat is None:
-        return None, None
-    held, who = found
-    outcome = app.act_on_held(game_id, who.seat, action, held, if_match=if_match_versions(),
-                              idempotency_key=idempotency_key(), defer_followups=True)
-    return outcome, who.seat
 
 
 @blp.route("/<game_id>/events", methods=["GET"])
@@ -270,7 +258,7 @@ def get_events(query, game_id):
 
     A seat sees its own hidden cards, a spectator none, the operator everything (each event's data
     schema says which fields depend on who asks). A page at a time: pass `next_cursor` as `cursor`."""
-    app = talon()
+    app = matches()
     table = app.table(game_id)
     who = caller(table, bearer_token())
     after = cursors.read(query.get("cursor"), cursors.EVENTS, game_id)
@@ -295,7 +283,7 @@ def stream_ticket(game_id):
     Browsers cannot send `Authorization` on `EventSource`: get a ticket here with the seat token and
     open `/v1/games/{id}/stream?ticket=...` instead. A ticket opens one stream, and only within a minute
     (`expires_in`)."""
-    table = talon().table(game_id)
+    table = matches().table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
         raise Problem(403, "forbidden", "tickets are for seats; spectators need none")
@@ -322,7 +310,7 @@ def get_stream(query, game_id):
     heartbeats (SSE comments) to ignore. It ends after the events that finish the match (`match_ended`,
     `match_abandoned`); a client that reconnects with its Last-Event-ID misses nothing. Too many open
     streams or long-polls from one address get 429 with `Retry-After`."""
-    table = talon().table(game_id)
+    table = matches().table(game_id)
     if "ticket" in query:
         who = stream.redeem_ticket(query["ticket"], table)
     else:

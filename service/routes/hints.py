@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from games import bots
 from games import table as tables
 from service import cooperative
-from service.http import bearer_token, caller, json_response, problems, talon
+from service.http import bearer_token, caller, json_response, problems, matches
 from service.problems import Problem
 from service.schemas import ref
 
@@ -38,7 +38,7 @@ def get_hint(game_id):
     With the expert's estimate for each legal action (higher is better; what the number means in
     each game is in `values[].value`). Within 0.3 s. 409 `not-your-turn` when the game does not wait
     for this seat."""
-    table = talon().table(game_id)
+    table = matches().table(game_id)
     who = caller(table, bearer_token(), required=True)
     if who.seat is None:
         raise Problem(403, "forbidden", "hints are for seats: use the seat's token")

@@ -5,12 +5,13 @@ from __future__ import annotations
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
-from service import audit, cursors
-from service.http import Caller, json_response, problems, require_operator, talon, view_response
+from app import audit
+from service import cursors
+from service.http import Caller, application, json_response, matches, problems, require_operator, view_response
 from service.routes.games import event_page
 from service.schemas import AuditReport, EventsQuery, Feed, FeedQuery, ref
 from service.stream import visible
-from service.usecases import UnknownGame
+from app.matches import UnknownGame
 
 blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (OPERATOR_TOKEN)")
 OPERATOR = [{"operator": []}]
@@ -27,7 +28,7 @@ def game_events(query, game_id):
     Every field of every event (the hands, the stock, the seed, token hashes). A page at a time: pass
     `next_cursor` as `cursor`."""
     require_operator()
-    app = talon()
+    app = matches()
     table = app.table(game_id)
     after = cursors.read(query.get("cursor"), cursors.EVENTS, game_id)
     events, has_more = app.events_page(game_id, after, query["limit"])
@@ -47,7 +48,7 @@ def feed(query):
     a reader polls from it. On a Redis Cluster an entry may show twice: skip a (game_id, version) seen."""
     require_operator()
     after = cursors.read(query.get("cursor"), cursors.FEED, "feed")
-    entries = talon().store.feed(after=after, count=query["limit"] + 1)
+    entries = application().store.feed(after=after, count=query["limit"] + 1)
     rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries[:query["limit"]]]
     return json_response({"entries": rows, "next_cursor": cursors.feed(rows[-1]["id"] if rows else after),
                           "has_more": len(entries) > query["limit"]})
@@ -62,7 +63,7 @@ def reset_seat(game_id, seat):
 
     409 `seat-unavailable` when the seat is not a human seat of the match."""
     require_operator()
-    return view_response(talon().reset_seat(game_id, seat), None)
+    return view_response(matches().reset_seat(game_id, seat), None)
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])
@@ -75,7 +76,7 @@ def audit_game(game_id):
     Names the first broken event precisely (`first_broken`). The report may quote hidden cards."""
     require_operator()
     try:
-        report = audit.audit_game(talon().store, game_id)
+        report = audit.audit_game(application().store, game_id)
     except (audit.NotFound, ValueError):  # ValueError: an id the store refuses as a key
         raise UnknownGame(game_id) from None
     return json_response(report)

@@ -12,15 +12,15 @@ installs the packages only), otherwise docs/rules/ of the checkout this package 
 from __future__ import annotations
 
 import logging
-import os
 import re
 from functools import cache
 from html import escape
 from pathlib import Path
 
 import markdown
-from flask import Blueprint, Response, request
+from flask import Blueprint, Response, current_app, request
 
+from app.settings import Settings
 from games.registry import game_names
 from service.problems import Problem
 
@@ -80,9 +80,8 @@ PAGE = """<!doctype html>
 _PAGE_LINK = re.compile(r'href="(README|[a-z-]+)\.md(#[^"]*)?"')
 
 
-def rules_dir() -> Path:
-    configured = os.environ.get("TALON_RULES_DIR")
-    return Path(configured) if configured else CHECKOUT_RULES_DIR
+def rules_dir(settings: Settings) -> Path:
+    return Path(settings.rules_dir) if settings.rules_dir else CHECKOUT_RULES_DIR
 
 
 def page_files() -> dict[str, str]:
@@ -112,7 +111,7 @@ def _served_link(match: re.Match) -> str:
 
 
 def _answer(name: str) -> Response:
-    html = rendered(rules_dir(), name)
+    html = rendered(rules_dir(current_app.extensions["talon_settings"]), name)
     if html is None:
         games = ", ".join(game_names())
         raise Problem(404, "not-found", f"there is no rules page {name!r}; the games are {games}")

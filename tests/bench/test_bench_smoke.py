@@ -26,14 +26,6 @@ def test_the_bench_prints_every_figure_of_the_issue(capsys):
     assert len(ratio_line.split("per round ")[1].split(", ")) == 2   # each round's ratio, for the spread
 
 
-def test_the_rq_cost_bench_prints_its_figure(capsys):
-    from bench import rqcost
-    rqcost.main(["--jobs", "20"])
-    out = capsys.readouterr().out
-    for worker in ("SimpleWorker", "TalonWorker", "TalonWorker, as a game job"):
-        assert f"rq, per no-op job (20 jobs), {worker}: enqueue" in out
-
-
 def test_the_cluster_bench_prints_its_rows(capsys):
     from bench import cluster
     cluster.main(["--clients", "2", "--seconds", "1"])

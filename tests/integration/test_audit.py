@@ -19,7 +19,8 @@ import redis
 from events.store import EventStore
 from events.codec import pack, unpack
 from events.audit import entry_hash, genesis_hash
-from service import audit, cli
+from app import audit
+from service import cli
 from tests.support.redis_proc import RedisProcess
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs
 
@@ -34,7 +35,7 @@ def app(r, redis_url):
 
 @pytest.fixture
 def store(app) -> EventStore:
-    return app.extensions["talon"].store
+    return app.extensions["talon_application"].store
 
 
 def bot_match(app, redis_url, game: str = "sixty-six", seats: int = 2, seed: int = 7,
@@ -381,7 +382,7 @@ def test_an_abandoned_match_reveals_its_deal_and_verifies(app, store):
         {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
     for name in ("Ana", "Ben"):
         client.post(f"/v1/games/{game_id}/players", json={"name": name})
-    talon = app.extensions["talon"]
+    talon = app.extensions["talon_application"].matches
     assert talon.sweep(now_ms=int(9e12), idle_expiry_s=1) == 1
     events = store.read(game_id)
     assert [e.type for e in events[-2:]] == ["match_abandoned", "deal_revealed"]

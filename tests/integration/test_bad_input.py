@@ -29,7 +29,7 @@ def game(redis_url):
 
 
 def check(app, game_id, response_fn):
-    store = EventStore(app.extensions["talon"].redis)
+    store = EventStore(app.extensions["talon_application"].redis)
     before = store.version(game_id)
     response = response_fn(app.test_client())
     assert response.status_code < 500, response.get_data(as_text=True)

@@ -20,7 +20,7 @@ import pytest
 from events.store import EventStore
 from events.codec import Codec
 from games.fiftysix.options import pack_for
-from service import audit
+from app import audit
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs
 from tests.unit.fiftysix.test_deal_packs import operator_decks
 
@@ -35,7 +35,7 @@ def app(r, redis_url):
 
 @pytest.fixture
 def store(app) -> EventStore:
-    return app.extensions["talon"].store
+    return app.extensions["talon_application"].store
 
 
 def deals_of(events) -> list[dict]:
@@ -107,8 +107,8 @@ def test_an_old_form_deal_is_revealed_as_committed_when_the_match_plays_on_after
     decoded = [Codec().decode(entry.version, entry.payload, entry.hash, entry.prev_hash) for entry in entries]
     second = next(n for n, e in enumerate(decoded) if e.type == "dealt" and e.data["round"] == 2)
     store.import_entries(game_id, entries[:second + 5], {**meta, "status": "active"})
-    talon = app.extensions["talon"]
-    talon.jobs.followups(talon.table(game_id))
+    talon = app.extensions["talon_application"].matches
+    talon.jobs.repair(talon._owed_jobs(talon.table(game_id)))   # as the sweeper would
     run_jobs(redis_url)
     events = store.read(game_id)
     assert events[-1].type == "match_ended"

@@ -14,7 +14,8 @@ from prometheus_client.parser import text_string_to_metric_families
 from rq import Queue, SimpleWorker
 
 from events.store import VersionConflict
-from service import logformat, observability
+from app import logformat
+from workers.__main__ import job_context
 from tests.support.talon import OPERATOR, TWO_HUMANS, auth, burst, make_app, run_jobs, start_match
 
 
@@ -55,7 +56,7 @@ def test_metrics_after_real_traffic(r, redis_url):
     first = client.post(f"/v1/games/{game_id}/actions", headers=headers, json=view["legal_actions"][0])
     again = client.post(f"/v1/games/{game_id}/actions", headers=headers, json=view["legal_actions"][0])
     assert (first.status_code, again.status_code) == (201, 200)
-    store = app.extensions["talon"].store
+    store = app.extensions["talon_application"].store
     with pytest.raises(VersionConflict):
         store.append(game_id, [{"type": "noise", "actor": None, "data": {}}], 1)
     run_jobs(redis_url)
@@ -101,7 +102,7 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
     root.addHandler(handler)
     root.setLevel(logging.DEBUG)
     try:
-        observability.init_worker()  # the jobs below run in this process, as in the worker: its log context
+        logformat.add_context(job_context)  # the jobs below run in this process, as in the worker: its log context
         app = make_app(redis_url)
         client = app.test_client()
         game_id, tokens = start_match(client, {**TWO_HUMANS, "options": {"match_target": 3}})

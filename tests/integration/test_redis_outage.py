@@ -7,7 +7,7 @@ import time
 import pytest
 import redis
 
-from service.usecases import Talon
+from tests.support.talon import matches_on
 
 from tests.support.processes import start_worker
 from tests.support.redis_proc import RedisProcess
@@ -75,7 +75,7 @@ def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
         time.sleep(2.0)
         assert worker.poll() is None, "the worker died with the connection:\n" + log.read_text()
         own_redis.start()
-        talon = Talon(redis.Redis.from_url(own_redis.url))
+        talon = matches_on(redis.Redis.from_url(own_redis.url))
         created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=4)
         await_finished(talon, created.game_id, 40, lambda: "the worker did not resume:\n" + log.read_text())
     finally:

@@ -6,7 +6,8 @@ from dataclasses import replace
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from service.usecases import TABLE_FOLDING, Talon
+from app.matches import TABLE_FOLDING
+from tests.support.talon import matches_on
 from tests.support.talon import run_jobs
 
 
@@ -18,7 +19,7 @@ def replay_from_scratch(store: EventStore, game_id: str) -> tables.Table:
 
 
 def test_snapshot_plus_tail_equals_full_replay(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot", "level": "random"}], seed=11)
     run_jobs(redis_url)
     store = talon.store
@@ -31,7 +32,7 @@ def test_snapshot_plus_tail_equals_full_replay(r, redis_url):
 
 
 def test_snapshot_from_other_engine_code_is_ignored(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=5)
     run_jobs(redis_url)
     other_code = Repository(talon.store, replace(TABLE_FOLDING, engine_version="some-older-engine"))
@@ -41,7 +42,7 @@ def test_snapshot_from_other_engine_code_is_ignored(r, redis_url):
 
 
 def test_the_same_seed_deals_the_same_match(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     seats = [{"kind": "bot"}, {"kind": "bot", "level": "random"}]
     first = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)
     second = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)

@@ -8,36 +8,38 @@ from rq.registry import ScheduledJobRegistry
 
 from events.store import EventStore
 from games import table as tables
-from service.usecases import Talon
+from app.matches import Matches
+from tests.support.talon import matches_on
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs, start_match
-from workers import dispatch
+from adapters.rq_queue import job_id
+from app.ports import Job
 
 HUMAN_VS_BOT = [{"kind": "human"}, {"kind": "bot", "level": "basic"}]
 
 
-def seated_match(talon: Talon, **options) -> tuple[tables.Table, str]:
+def seated_match(talon: Matches, **options) -> tuple[tables.Table, str]:
     created = talon.create_match("sixty-six", {"first_dealer": 1, **options}, HUMAN_VS_BOT, seed=3)
     table, _, token = talon.claim_seat(created.game_id, 0, "Ana")
     return table, token
 
 
 def test_a_timer_is_scheduled_for_the_human_to_act(r):
-    talon = Talon(r)
+    talon = matches_on(r)
     table, _ = seated_match(talon, turn_timeout_s=30)
     assert tables.owed_work(table) == [("timeout", 0)]  # the non-dealer (seat 0) leads
     scheduled = ScheduledJobRegistry(queue=Queue("talon", connection=r)).get_job_ids()
-    assert dispatch.job_id("timeout", table.game_id, table.version, 0) in scheduled
+    assert job_id(Job("timeout", table.game_id, table.version, 0)) in scheduled
 
 
 def test_no_timer_without_the_option(r):
-    talon = Talon(r)
+    talon = matches_on(r)
     table, _ = seated_match(talon)
     assert tables.owed_work(table) == []
     assert ScheduledJobRegistry(queue=Queue("talon", connection=r)).count == 0
 
 
 def test_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_human_acts(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table, token = seated_match(talon, turn_timeout_s=30, takeover_after=2)
     store = EventStore(r)
 
@@ -77,7 +79,7 @@ def test_timeouts_in_a_row_hand_the_seat_to_a_bot_until_the_human_acts(r, redis_
 
 
 def test_the_scheduler_fires_the_timer(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table, _ = seated_match(talon, turn_timeout_s=1)
     deadline = time.monotonic() + 15
     while time.monotonic() < deadline and talon.table(table.game_id).version == table.version:
@@ -103,7 +105,7 @@ def test_operator_resets_a_seat_and_a_new_player_takes_it(r, redis_url):
 
 
 def test_idle_matches_expire(r):
-    talon = Talon(r)
+    talon = matches_on(r)
     table, _ = seated_match(talon)
     waiting = talon.create_match("sixty-six", {}, [{"kind": "human"}, {"kind": "human"}])
     now_ms = int(time.time() * 1000)

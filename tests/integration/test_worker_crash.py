@@ -13,7 +13,8 @@ import subprocess
 from pathlib import Path
 
 from events.store import EventStore
-from service.usecases import Talon
+from app.matches import Matches
+from tests.support.talon import matches_on
 from tests.support import processes
 from tests.support.talon import await_finished, run_jobs
 
@@ -32,7 +33,7 @@ def moves(store: EventStore, game_id: str) -> list[tuple]:
     return [(e.type, e.actor, e.data) for e in store.read(game_id) if e.type != "match_created"]
 
 
-def kill_mid_job(r, talon: Talon, game_id: str, worker: subprocess.Popen) -> None:
+def kill_mid_job(r, talon: Matches, game_id: str, worker: subprocess.Popen) -> None:
     """Waits for the worker's next append, freezes all writes, checks the match is still running, and
     kills the worker while it is held."""
     stream = f"talon:{{g:{game_id}}}:events"  # the store's documented layout (docs/ARCHITECTURE.md)
@@ -50,7 +51,7 @@ def kill_mid_job(r, talon: Talon, game_id: str, worker: subprocess.Popen) -> Non
 
 
 def test_sigkilled_worker_loses_no_move_and_repeats_none(r, redis_url, tmp_path):
-    talon = Talon(r)
+    talon = matches_on(r)
     store = talon.store
     crashed = talon.create_match("sixty-six", OPTIONS, SEATS, seed=77)
     log = tmp_path / "worker.log"

@@ -7,7 +7,7 @@ import json
 import time
 from pathlib import Path
 
-from service.usecases import Talon
+from tests.support.talon import matches_on
 from tests.support.processes import start_worker
 from tests.support.talon import await_finished
 
@@ -19,7 +19,7 @@ def play_one_match(redis_url: str, r, level: str, log_path: Path, idle_s: float 
     worker = start_worker(redis_url, log_path, LOG_LEVEL=level, LOG_FORMAT="json")
     try:
         time.sleep(idle_s)
-        talon = Talon(r)
+        talon = matches_on(r)
         game = talon.create_match("sixty-six", {"first_dealer": 0}, SEATS, seed=5)
         await_finished(talon, game.game_id, 60, lambda: "no finished match:\n" + log_path.read_text())
         time.sleep(0.2)  # the last job's closing lines

@@ -3,21 +3,22 @@ from __future__ import annotations
 
 import time
 
-import pytest
 import redis
 from flask.testing import FlaskClient
 from rq import Queue
-from rq.exceptions import DuplicateJobError
 from rq.job import Job
+from rq.registry import FinishedJobRegistry
 
 from events.store import EventStore
 from games import table as tables
-from service import usecases
-from service.usecases import Talon
+from app import matches
+from app.matches import Matches
+from tests.support.talon import matches_on
 from tests.support.talon import auth, make_app, run_jobs
-from workers import dispatch
+from adapters.rq_queue import job_id
+from app.ports import Job as OwedJob
 
-def sweep(talon: Talon) -> int:
+def sweep(talon: Matches) -> int:
     return talon.sweep(now_ms=int(time.time() * 1000), idle_expiry_s=3600)
 
 
@@ -55,8 +56,8 @@ def test_a_human_move_wakes_the_bot(r, redis_url):
 
 
 def test_a_duplicated_bot_job_moves_once(r, redis_url, monkeypatch):
-    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # the steps below in one job, however slow the machine
-    talon = Talon(r)
+    monkeypatch.setattr(matches, "JOB_BUDGET_S", 60.0)  # the steps below in one job, however slow the machine
+    talon = matches_on(r)
     created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
@@ -76,14 +77,14 @@ def test_a_duplicated_bot_job_moves_once(r, redis_url, monkeypatch):
 
 
 def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url, monkeypatch):
-    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # however slow the machine
-    talon = Talon(r)
+    monkeypatch.setattr(matches, "JOB_BUDGET_S", 60.0)  # however slow the machine
+    talon = matches_on(r)
     created = talon.create_match("smear", {}, [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * 3, seed=5)
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     run_jobs(redis_url)  # the deal and the bots before Ana's first turn
     table = talon.table(table.game_id)
     assert tables.owed_work(table) == [] and table.rules.to_act(table.state) == [0]
-    after = talon.act(table.game_id, 0, tables.seat_view(table, 0)["legal_actions"][0]).table
+    after = talon.act(table.game_id, tables.seat_view(table, 0)["legal_actions"][0], lambda _: 0).table
     assert tables.owed_work(after) == [("bot", 1)]
     run_jobs(redis_url, max_jobs=1)
     moved = EventStore(r).read(table.game_id, after=after.version)
@@ -93,22 +94,22 @@ def test_one_job_plays_the_bots_up_to_the_next_human_turn(r, redis_url, monkeypa
 
 
 def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url, monkeypatch):
-    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 60.0)  # the bound on appends, not on time, ends it
-    talon = Talon(r)
+    monkeypatch.setattr(matches, "JOB_BUDGET_S", 60.0)  # the bound on appends, not on time, ends it
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     run_jobs(redis_url, max_jobs=1)
     now = talon.table(table.game_id)
     appends = {e.at for e in EventStore(r).read(table.game_id, after=table.version)}
-    assert now.status == "active" and 1 < len(appends) <= usecases.JOB_STEPS
+    assert now.status == "active" and 1 < len(appends) <= matches.JOB_STEPS
     (kind, seat), = tables.owed_work(now)  # the rest is left to the next job, queued behind other games'
     queued = Queue("talon", connection=r).job_ids
-    assert queued == [dispatch.job_id(kind, now.game_id, now.version, seat)]
+    assert queued == [job_id(OwedJob(kind, now.game_id, now.version, seat))]
 
 
 def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypatch):
     # As with an expert bot, whose move may take a few hundred ms: other games' jobs come first.
-    monkeypatch.setattr(usecases, "JOB_BUDGET_S", 0.0)
-    talon = Talon(r)
+    monkeypatch.setattr(matches, "JOB_BUDGET_S", 0.0)
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     Queue("talon", connection=r).empty()
     (_, seat), = tables.owed_work(table)
@@ -116,47 +117,43 @@ def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypat
     now = talon.table(table.game_id)
     assert now.version == table.version + len(tables.bot_move(table, seat))  # one move, then the queue
     (kind, next_seat), = tables.owed_work(now)
-    assert Queue("talon", connection=r).job_ids == [dispatch.job_id(kind, now.game_id, now.version, next_seat)]
+    assert Queue("talon", connection=r).job_ids == [job_id(OwedJob(kind, now.game_id, now.version, next_seat))]
 
 
 def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
-    talon = Talon(r, bot_delay_s=5)
+    talon = matches_on(r, bot_delay_s=5)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     (_, seat), = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     assert talon.table(table.game_id).version == table.version + len(tables.bot_move(table, seat))
 
 
-def test_enqueueing_the_same_followup_twice_is_refused(r):
-    talon = Talon(r)
+def test_enqueueing_the_same_owed_job_twice_is_refused(r):
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
-    assert talon.jobs.followups(table) == 0  # creation already enqueued it under the same id
+    assert talon.jobs.enqueue(talon._owed_jobs(table)) == 0  # creation already enqueued it under the same id
     assert Queue("talon", connection=r).count == 1
 
 
-def test_a_game_job_is_enqueued_as_rq_would_enqueue_it(r):
-    """GameQueue's one-trip enqueue writes what rq's own path writes (workers/dispatch.py)."""
-    args, options = ("g1", 3), dispatch.job_options("advance-g1-3")
-    ours = dispatch.GameQueue("ours", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args, **options)
-    theirs = Queue("theirs", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args,
-                                                    **{**options, "job_id": "advance-g1-3-rq"})
-    stored = {q: {k.decode(): v for k, v in r.hgetall(job.key).items()} for q, job in (("ours", ours), ("theirs", theirs))}
-    assert stored["ours"].keys() == stored["theirs"].keys() and "enqueued_at" in stored["ours"]
-    times = {"created_at", "enqueued_at", "origin"}  # when, and which queue: the rest is the same
-    assert {k: v for k, v in stored["ours"].items() if k not in times} == \
-        {k: v for k, v in stored["theirs"].items() if k not in times}
-    assert stored["ours"]["status"] == b"queued"
-    assert r.ttl(ours.key) == r.ttl(theirs.key)
-    assert Queue("ours", connection=r).job_ids == ["advance-g1-3"]
-    assert {q.name for q in Queue.all(connection=r)} >= {"ours", "theirs"}
-    fetched = Job.fetch("advance-g1-3", connection=r)
-    assert (fetched.func_name, fetched.args, fetched.origin) == (dispatch.JOB_FUNCTIONS["advance"], args, "ours")
-    with pytest.raises(DuplicateJobError):
-        dispatch.GameQueue("ours", connection=r).enqueue(dispatch.JOB_FUNCTIONS["advance"], *args, **options)
+def test_game_jobs_are_ordinary_rq_jobs_that_operators_see(r, redis_url):
+    """A game job is enqueued and run by rq's own paths: its record, the finished registry and its
+    result are what rq writes for any job (rq-dashboard and `rq info` show them)."""
+    talon = matches_on(r)
+    table = talon.create_match("sixty-six", {"match_target": 1}, [{"kind": "bot"}, {"kind": "bot"}])
+    (owed,) = talon._owed_jobs(table)
+    jid = job_id(owed)
+    queued = Job.fetch(jid, connection=r)
+    assert (queued.func_name, queued.args[:2], queued.origin) == \
+        (f"workers.jobs.{ {'advance': 'advance', 'bot': 'bot_turn'}[owed.kind]}", (table.game_id, table.version), "talon")
+    assert queued.get_status() == "queued"
+    run_jobs(redis_url, max_jobs=1)
+    done = Job.fetch(jid, connection=r)
+    assert done.get_status() == "finished" and done.return_value() is True
+    assert jid in FinishedJobRegistry("talon", connection=r).get_job_ids()
 
 
 def test_a_stale_job_does_nothing(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     run_jobs(redis_url, max_jobs=1)
     version = EventStore(r).version(table.game_id)
@@ -167,7 +164,7 @@ def test_a_stale_job_does_nothing(r, redis_url):
 
 
 def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     Queue("talon", connection=r).empty()  # a crash between the append and the enqueue
     assert sweep(talon) == 1
@@ -177,9 +174,9 @@ def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
 
 
 def test_the_sweeper_replaces_a_failed_job(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
-    job = Job.fetch(dispatch.job_id("bot", table.game_id, table.version, tables.owed_work(table)[0][1]), connection=r)
+    job = Job.fetch(job_id(OwedJob("bot", table.game_id, table.version, tables.owed_work(table)[0][1])), connection=r)
     Queue("talon", connection=r).remove(job)
     job.set_status("failed")
     assert sweep(talon) == 1
@@ -188,12 +185,12 @@ def test_the_sweeper_replaces_a_failed_job(r, redis_url):
 
 
 def test_scoring_runs_in_the_worker(r, redis_url):
-    talon = Talon(r)
+    talon = matches_on(r)
     table = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "human"}])
     for seat in (0, 1):
         talon.claim_seat(table.game_id, seat, f"p{seat}")
     table = talon.table(table.game_id)
-    talon.act(table.game_id, 1, {"type": "declare_out"})  # a false declaration ends the round at once
+    talon.act(table.game_id, {"type": "declare_out"}, lambda _: 1)  # a false declaration ends the round at once
     assert tables.owed_work(talon.table(table.game_id)) == [("advance", None)]
     run_jobs(redis_url)
     after = talon.table(table.game_id)
@@ -220,17 +217,17 @@ def test_a_moves_jobs_are_enqueued_once_its_answer_is_written(r, redis_url):
     assert answer.status_code == 201 and answer.json["to_act"] == []
     assert queue.count == 0          # the answer is out; the server has not closed it yet
     answer.close()                   # what a WSGI server does once it has sent it
-    assert queue.job_ids == [dispatch.job_id("advance", game_id, answer.json["version"], None)]
+    assert queue.job_ids == [job_id(OwedJob("advance", game_id, answer.json["version"], None))]
 
 
 def test_a_failed_enqueue_after_the_answer_is_logged_and_the_sweeper_repairs_it(r, redis_url, monkeypatch, caplog):
     app, client, game_id, token = _round_ending_move(redis_url)
-    talon = app.extensions["talon"]
+    talon = app.extensions["talon_application"].matches
 
-    def redis_gone(table, repair=False):
+    def redis_gone(jobs):
         raise redis.ConnectionError("Redis went away")
 
-    monkeypatch.setattr(talon.jobs, "followups", redis_gone)
+    monkeypatch.setattr(talon.jobs, "enqueue", redis_gone)
     with client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token)) as answer:
         assert answer.status_code == 201
     assert "were not enqueued; the sweeper will enqueue them" in caplog.text

@@ -10,10 +10,13 @@ import redis
 from flask.testing import FlaskClient
 from rq import Queue
 
+from rq import SimpleWorker
+
+from app import bootstrap
+from app.matches import Matches
+from app.settings import Settings
 from service.app import create_app
 from tests.support.contract import check_response
-from service.config import Settings
-from workers.worker import TalonWorker
 
 OPERATOR = "operator-test-token"
 
@@ -33,6 +36,13 @@ class ServerLikeClient(FlaskClient):
         check_response(response.request.method, response.request.path, response.status_code, response.content_type,
                        body)
         return response
+
+
+def matches_on(client: redis.Redis, **settings) -> Matches:
+    """The use cases as app/bootstrap.py builds them, on this Redis client (`settings` override the
+    defaults, e.g. bot_delay_s)."""
+    url = "redis://{host}:{port}/{db}".format(**client.connection_pool.connection_kwargs)
+    return bootstrap.build(Settings(redis_url=url, **settings), client=client).matches
 
 
 def make_app(redis_url: str, **overrides):
@@ -56,7 +66,7 @@ def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = N
     """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is
     empty (with the scheduler: also the scheduled jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
-    burst(TalonWorker([Queue(queue_name, connection=connection)], connection=connection),
+    burst(SimpleWorker([Queue(queue_name, connection=connection)], connection=connection),
           max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
 
 

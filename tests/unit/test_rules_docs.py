@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 
 from games.registry import game_names
+from app.settings import Settings
 from service.routes import rules
 
 REPO = Path(__file__).resolve().parents[2]
@@ -25,11 +26,9 @@ def test_there_is_a_rules_page_for_every_game_and_an_index():
     assert {f"{game}.md" for game in game_names()} | {"README.md"} == set(rules.page_files().values())
 
 
-def test_the_pages_come_from_the_checkout_unless_talon_rules_dir_says_where(monkeypatch, tmp_path):
-    monkeypatch.delenv("TALON_RULES_DIR", raising=False)
-    assert rules.rules_dir() == REPO / "docs" / "rules"
-    monkeypatch.setenv("TALON_RULES_DIR", str(tmp_path))
-    assert rules.rules_dir() == tmp_path
+def test_the_pages_come_from_the_checkout_unless_talon_rules_dir_says_where(tmp_path):
+    assert rules.rules_dir(Settings.from_env({})) == REPO / "docs" / "rules"
+    assert rules.rules_dir(Settings.from_env({"TALON_RULES_DIR": str(tmp_path)})) == tmp_path
 
 
 def test_links_between_markdown_files_become_links_between_pages(tmp_path):

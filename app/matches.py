@@ -1,10 +1,10 @@
-"""The use cases: what the HTTP routes and the rq jobs do, each one straight line.
+"""The use cases of a match: what the HTTP routes and the jobs do, each one straight line.
 
 load the table (snapshot + later events, folded) -> the pure table/engine decides -> the store appends
-atomically with the expected version -> follow-up jobs are enqueued.
+atomically with the expected version -> the jobs the table is owed are enqueued (app/ports.py JobQueue).
 
-No Flask here: the routes translate requests into these calls and exceptions into problems, and the
-workers call the same functions, so a bot move and a human move walk the same path.
+No Flask and no rq here: the routes translate requests into these calls and exceptions into problems,
+and the jobs call the same functions, so a bot move and a human move walk the same path.
 """
 from __future__ import annotations
 
@@ -20,16 +20,16 @@ from functools import partial
 import orjson
 import redis
 
+from app import telemetry
+from app.ports import Job, JobQueue
 from events.codec import normalize_at
 from events.repository import Folding, Repository, UnknownAggregate
 from events.store import EventStore, IdempotencyMismatch, VersionConflict
 from games import table as tables
 from games.errors import GameError
 from games.registry import engines_version
-from service import observability
-from workers import dispatch
 
-log = logging.getLogger("talon.usecases")
+log = logging.getLogger("talon.matches")
 
 TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load,
                         version_of=lambda t: t.version, is_snapshot_point=tables.is_snapshot_point,
@@ -62,35 +62,31 @@ class IdempotencyKeyReused(Exception):
     """The Idempotency-Key was used before with another request body."""
 
 
+class NotASeat(Exception):
+    """The caller holds no seat at the table (as it is stored): `table` says who the caller is not."""
+
+    def __init__(self, table: tables.Table):
+        super().__init__(table.game_id)
+        self.table = table
+
+
 @dataclass
 class Outcome:
     table: tables.Table
     replayed: bool = False
-    # With `defer_followups`: enqueues the jobs the move calls for (a bot's turn, a round's scoring), for
+    # With `enqueue_later`: enqueues the jobs the move calls for (a bot's turn, a round's scoring), for
     # the caller to run once it has answered; None when there is nothing to enqueue.
-    followups: Callable[[], None] | None = None
+    enqueue: Callable[[], None] | None = None
 
 
-class Talon:
-    """The application: one event store, one repository of tables, one job queue."""
+class Matches:
+    """The matches: one event store, one repository of tables, one job queue."""
 
-    def __init__(self, client: redis.Redis, key_prefix: str = "talon", queue_name: str = "talon",
-                 bot_delay_s: float = 0.0, events_client=None):
-        """`client` holds the queue and shared keys; `events_client` (default: the same) the event store."""
-        self.redis = client
-        self.store = EventStore(events_client if events_client is not None else client, prefix=key_prefix)
-        self.tables = Repository(self.store, TABLE_FOLDING)
-        self.jobs = dispatch.Dispatcher(client, queue_name, bot_delay_s=bot_delay_s)
-        self.key_prefix = key_prefix
-        self._secret: str | None = None
-
-    def secret_key(self) -> str:
-        """The key that signs stream tickets, shared by every API instance through Redis."""
-        if self._secret is None:
-            key = f"{self.key_prefix}:secret"
-            self.redis.set(key, secrets.token_hex(32), nx=True)
-            self._secret = self.redis.get(key).decode()
-        return self._secret
+    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0):
+        self.store = store
+        self.tables = Repository(store, TABLE_FOLDING)
+        self.jobs = jobs
+        self.bot_delay_s = bot_delay_s
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -131,7 +127,7 @@ class Talon:
             seed = secrets.randbits(63)
         events = tables.create(game_id, game, options, seats, seed, decks)
         table, _ = self.tables.save(game_id, None, events, meta=partial(self._meta, None, game=game))
-        self.jobs.followups(table)
+        self._enqueue_owed(table)
         return table
 
     def claim_seat(self, game_id: str, seat: int | None, name: str) -> tuple[tables.Table, int, str]:
@@ -146,67 +142,63 @@ class Talon:
                 if attempt == RACE_RETRIES:
                     raise
                 continue
-            self.jobs.followups(after)
+            self._enqueue_owed(after)
             return after, events[0]["data"]["seat"], token
-        raise AssertionError("unreachable")
-
-    def act(self, game_id: str, seat: int, action: dict, *, if_match: Collection[int] | None = None,
-            idempotency_key: str | None = None, table: tables.Table | None = None,
-            defer_followups: bool = False) -> Outcome:
-        """A seat's action. `table`, if the caller has just loaded it, saves the first load. With
-        `defer_followups`, the jobs the move calls for are left to the caller (`Outcome.followups`)."""
-        fingerprint = _fingerprint(seat, action) if idempotency_key else None
-        for attempt in range(RACE_RETRIES + 1):
-            if table is None or attempt > 0:
-                table = self.table(game_id)
-            try:
-                if if_match is not None and table.version not in if_match:
-                    raise VersionMismatch(table.version)
-                events = tables.act(table, seat, action)
-            except (GameError, VersionMismatch):
-                # A retry of an accepted action may be stale or illegal by now: its record answers it.
-                # Otherwise the append script looks the key up itself, so the common case saves a trip.
-                if idempotency_key and (done := self._replay(game_id, idempotency_key, fingerprint)):
-                    return done
-                raise
-            try:
-                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, defer_followups)
-            except VersionConflict as conflict:
-                if if_match is not None:
-                    raise VersionMismatch(conflict.current_version) from None
-                if attempt == RACE_RETRIES:
-                    raise
         raise AssertionError("unreachable")
 
     def held_table(self, game_id: str) -> tables.Table | None:
         """The table this process holds for the game, without a round trip: it may be behind."""
         return self.tables.held(game_id)
 
-    def act_on_held(self, game_id: str, seat: int, action: dict, table: tables.Table, *,
-                    if_match: Collection[int] | None = None, idempotency_key: str | None = None,
-                    defer_followups: bool = False) -> Outcome | None:
-        """`act` in one attempt on a held table that may be behind, saving the load's round trip.
-
-        None when that table cannot decide the request (If-Match names another version, the rules refuse,
-        or the append finds a newer version): nothing was written, and the caller loads the table and
-        decides again with `act`, who may act included (the seat was authenticated on this table only).
-        An idempotent retry is answered from its record by the append, whatever the held version."""
-        if if_match is not None and table.version not in if_match:
-            return None
-        try:
-            events = tables.act(table, seat, action)
-        except GameError:
-            return None
-        fingerprint = _fingerprint(seat, action) if idempotency_key else None
-        try:
-            return self._commit_action(game_id, table, events, idempotency_key, fingerprint, defer_followups)
-        except VersionConflict:
-            return None
+    def act(self, game_id: str, action: dict, seat_of: Callable[[tables.Table], int | None], *,
+            if_match: Collection[int] | None = None, idempotency_key: str | None = None,
+            enqueue_later: bool = False) -> Outcome:
+        """The action of the caller's seat: `seat_of(table)` says which seat the caller holds at a table
+        (None: none). The first attempt is decided on the table this process holds, if it holds one (no
+        round trip: the append's version check proves it current); whatever that table cannot decide (it
+        may be behind: a refusal, a caller it does not know, a newer version) is decided again on the
+        table as stored, who may act included. With `enqueue_later`, the jobs the move calls for are left
+        to the caller (`Outcome.enqueue`). Raises NotASeat, VersionMismatch, IdempotencyKeyReused, or the
+        game's refusal (GameError)."""
+        table = self.tables.held(game_id)
+        held = table is not None
+        if not held:
+            table = self.table(game_id)
+        for attempt in range(RACE_RETRIES + 2):
+            seat = seat_of(table)
+            fingerprint = _fingerprint(seat, action) if idempotency_key and seat is not None else None
+            try:
+                if seat is None:
+                    raise NotASeat(table)
+                if if_match is not None and table.version not in if_match:
+                    raise VersionMismatch(table.version)
+                events = tables.act(table, seat, action)
+            except (GameError, VersionMismatch, NotASeat):
+                if held:
+                    table, held = self.table(game_id), False
+                    continue
+                # A retry of an accepted action may be stale or illegal by now: its record answers it.
+                # Otherwise the append script looks the key up itself, so the common case saves a trip.
+                if fingerprint and (done := self._replay(game_id, idempotency_key, fingerprint)):
+                    return done
+                raise
+            try:
+                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, enqueue_later)
+            except VersionConflict as conflict:
+                if held:
+                    table, held = self.table(game_id), False
+                    continue
+                if if_match is not None:
+                    raise VersionMismatch(conflict.current_version) from None
+                if attempt >= RACE_RETRIES:
+                    raise
+                table = self.table(game_id)
+        raise AssertionError("unreachable")
 
     def _commit_action(self, game_id: str, table: tables.Table, events: list[dict], idempotency_key: str | None,
-                       fingerprint: str | None, defer_followups: bool = False) -> Outcome:
+                       fingerprint: str | None, enqueue_later: bool = False) -> Outcome:
         """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
-        and enqueues what the game waits for next, or leaves that to the caller; a retry is answered from
+        and enqueues what the game is owed next, or leaves that to the caller; a retry is answered from
         its idempotency record."""
         try:
             after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
@@ -215,19 +207,19 @@ class Talon:
             raise IdempotencyKeyReused() from None
         if result.replayed:
             return Outcome(after, replayed=True)
-        if defer_followups:
-            return Outcome(after, followups=partial(self._followups_after_answer, after))
-        self.jobs.followups(after)
+        if enqueue_later:
+            return Outcome(after, enqueue=partial(self._enqueue_after_answer, after))
+        self._enqueue_owed(after)
         return Outcome(after)
 
-    def _followups_after_answer(self, table: tables.Table) -> None:
-        """Enqueues what `table` waits for once the move has been answered. A failure is logged, not
+    def _enqueue_after_answer(self, table: tables.Table) -> None:
+        """Enqueues what `table` is owed once the move has been answered. A failure is logged, not
         raised: the move is stored and answered, and the sweeper enqueues what is missing (its next run,
         within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
         try:
-            self.jobs.followups(table)
+            self._enqueue_owed(table)
         except redis.RedisError:
-            log.warning("the follow-ups of %s at version %s were not enqueued; the sweeper will enqueue them",
+            log.warning("the jobs owed to %s at version %s were not enqueued; the sweeper will enqueue them",
                         table.game_id, table.version, exc_info=True)
 
     # -- the workers' jobs ------------------------------------------------------------------------
@@ -262,7 +254,7 @@ class Talon:
         table = self.table(game_id)
         events = tables.reset_seat(table, seat)
         after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
-        self.jobs.followups(after)
+        self._enqueue_owed(after)
         return after
 
     def sweep(self, now_ms: int, idle_expiry_s: int, limit: int = SWEEP_LIMIT) -> int:
@@ -285,7 +277,7 @@ class Talon:
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
             return int(self._commit_job(game_id, table, events, time.monotonic()))
-        return int(bool(tables.owed_work(table)) and self.jobs.followups(table, repair=True) > 0)
+        return int(self.jobs.repair(self._owed_jobs(table)) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
 
@@ -306,8 +298,20 @@ class Talon:
             events = self._owed_now(table)
             if not events:
                 break
-        self.jobs.followups(table)
+        self._enqueue_owed(table)
         return True
+
+    def _owed_jobs(self, table: tables.Table) -> list[Job]:
+        """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
+        moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
+        delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
+        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0))
+                for kind, seat in tables.owed_work(table)]
+
+    def _enqueue_owed(self, table: tables.Table) -> None:
+        jobs = self._owed_jobs(table)
+        if jobs:
+            self.jobs.enqueue(jobs)
 
     def _owed_now(self, table: tables.Table) -> list[dict]:
         """The events of the next step a job may take on by itself: the system's step, or the move of the
@@ -316,7 +320,7 @@ class Talon:
         work = tables.owed_work(table)
         if work == [("advance", None)]:
             return tables.system_step(table)
-        if len(work) == 1 and work[0][0] == "bot" and self.jobs.bot_delay_s <= 0 \
+        if len(work) == 1 and work[0][0] == "bot" and self.bot_delay_s <= 0 \
                 and table.seats[work[0][1]].kind == "bot":
             return _timed_bot_move(table, work[0][1])
         return []
@@ -327,7 +331,7 @@ class Talon:
             return None
         if recorded.fingerprint != fingerprint:
             raise IdempotencyKeyReused()
-        observability.IDEMPOTENT_REPLAYS.inc()  # the store counts the replays its script answers
+        telemetry.IDEMPOTENT_REPLAYS.inc()  # the store counts the replays its script answers
         return Outcome(self.table(game_id), replayed=True)
 
     @staticmethod
@@ -342,7 +346,7 @@ class Talon:
 
 def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:
     """The bot's move at `seat`, its decision time observed (talon_bot_decision_seconds)."""
-    with observability.bot_decision(table.game):
+    with telemetry.bot_decision(table.game):
         return tables.bot_move(table, seat)
 
 

@@ -10,7 +10,7 @@ goes in three steps:
 
 The pending set is named `<prefix>:{<prefix>:feed}:pending`: its hash tag is the feed's whole key
 name, so both sit in one slot and step 3 ends atomically. A process that dies between the steps leaves
-its intent behind; `FollowUps.repair` (run by the sweeper) finds intents older than a grace period and
+its intent behind; `CrossSlotWrites.repair` (run by the sweeper) finds intents older than a grace period and
 writes what they promised again from the stored entries. The same entry may then be in the feed twice,
 or an intent whose append lost its race may re-add another writer's entries: readers deduplicate the
 feed on (game, version) (`unique`), so writing twice is harmless and losing is not possible.
@@ -19,12 +19,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 import orjson
 
 from events.codec import unpack
+from events.keys import LOBBY_STATUSES, Keys
 
 FEED_MAXLEN = 1_000_000
 # An intent younger than this may belong to an append still on its way: the sweeper leaves it alone.
@@ -62,13 +63,14 @@ def unique(entries: Iterable, seen: set | None = None) -> list:
     return kept
 
 
-class FollowUps:
-    """Writes and repairs the cross-slot part of appends for one EventStore (`store`)."""
+class CrossSlotWrites:
+    """Writes and repairs the cross-slot part of appends for one event store: its client, its key
+    names, and how to read back a game's raw entries and meta (for a repair)."""
 
-    def __init__(self, store):
-        self.store = store
-        self.client = store.client
-        self.pending_key = f"{store.prefix}:{{{store.prefix}:feed}}:pending"
+    def __init__(self, client, keys: Keys, raw_entries: Callable[..., list], meta: Callable[[str], dict]):
+        self.client, self.keys = client, keys
+        self.raw_entries, self.meta = raw_entries, meta
+        self.pending_key = keys.pending
 
     def intend(self, game_id: str, expected: int, count: int) -> Intent:
         member = f"{game_id}:{expected}:{count}:{secrets.token_hex(6)}"
@@ -81,13 +83,13 @@ class FollowUps:
         if lobby_status is not None and created_ms is not None:
             # The status as stored now, not as this append left it: when two appends of one game both
             # move it, the later follow-up writes the newer status whichever order they run in.
-            status, stored_ms = self.client.hmget(self.store._key(intent.game_id, "meta"), "status", "created_ms")
+            status, stored_ms = self.client.hmget(self.keys.one(intent.game_id, "meta"), "status", "created_ms")
             if status is not None and stored_ms is not None:
                 lobby_status, created_ms = _text(status), _text(stored_ms)
             self._lobby(intent.game_id, lobby_status, created_ms)
         pipe = self.client.pipeline(transaction=True)
         for offset, event_type in enumerate(types, start=1):
-            pipe.xadd(self.store._feed_key, {"g": intent.game_id, "v": intent.expected + offset, "t": event_type},
+            pipe.xadd(self.keys.feed, {"g": intent.game_id, "v": intent.expected + offset, "t": event_type},
                       maxlen=FEED_MAXLEN, approximate=True)
         pipe.zrem(self.pending_key, intent.member)
         pipe.execute()
@@ -96,13 +98,12 @@ class FollowUps:
         self._lobby(game_id, status, created_ms)
 
     def _lobby(self, game_id: str, status: str, created_ms: int | str) -> None:
-        from events.store import LOBBY_STATUSES  # the store imports this module
         pipe = self.client.pipeline(transaction=False)
         for other in LOBBY_STATUSES:
             if other == status:
-                pipe.zadd(self.store._lobby_key(other), {game_id: int(created_ms)})
+                pipe.zadd(self.keys.lobby(other), {game_id: int(created_ms)})
             else:
-                pipe.zrem(self.store._lobby_key(other), game_id)
+                pipe.zrem(self.keys.lobby(other), game_id)
         pipe.execute()
 
     def pending(self) -> int:
@@ -120,8 +121,8 @@ class FollowUps:
     def _repair_one(self, intent: Intent) -> None:
         # The entries the intent's append would have written; if it lost its race they are another
         # writer's (already in the feed, or promised by its own intent): a repeat readers drop.
-        entries = self.store.raw_entries(intent.game_id, after=intent.expected, limit=intent.count)
+        entries = self.raw_entries(intent.game_id, after=intent.expected, limit=intent.count)
         types = [orjson.loads(unpack(entry.payload))["t"] for entry in entries]
-        meta = self.store.meta(intent.game_id)
+        meta = self.meta(intent.game_id)
         status = meta.get("status")
         self.complete(intent, types, status if entries and status else None, meta.get("created_ms"))

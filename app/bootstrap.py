@@ -1,0 +1,42 @@
+"""The composition root: the one place that builds the application from its settings, for the API, the
+workers and the command line alike.
+
+`build(settings)` connects to Redis (REDIS_URL for the queues and the keys every process shares, and
+EVENTS_REDIS_URL, a Redis or a Cluster, for the event store if it is set), and wires the event store,
+the rq job queue and the use cases. Nothing else constructs them; the entry points (service/app.py,
+workers/__main__.py, workers/jobs.py, service/cli.py) ask for an Application and use what it holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import redis
+
+from adapters.rq_queue import RqJobQueue
+from app.matches import Matches
+from app.ports import JobQueue
+from app.settings import Settings
+from events.connection import connect
+from events.store import EventStore
+
+
+@dataclass
+class Application:
+    settings: Settings
+    redis: redis.Redis     # the queue, rate limits, connection caps, stream tickets (REDIS_URL)
+    store: EventStore      # the event store (EVENTS_REDIS_URL, else REDIS_URL)
+    jobs: JobQueue
+    matches: Matches
+
+
+def build(settings: Settings, *, pool_size: int | None = None, client: redis.Redis | None = None) -> Application:
+    """The application on `settings`' Redis. `pool_size` bounds each Redis client's connections (the
+    API: thousands of greenlets share them; a caller waits for a free one); `client`, if given, is the
+    REDIS_URL client to use (a worker's own connection)."""
+    client = client if client is not None else connect(settings.redis_url, pool_size=pool_size,
+                                                       health_check_interval=30)
+    events_client = connect(settings.events_redis_url, pool_size=pool_size, health_check_interval=30) \
+        if settings.events_redis_url else client
+    store = EventStore(events_client, prefix=settings.key_prefix)
+    jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
+    return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s))
