@@ -35,7 +35,8 @@ test-fast: $(VENV)/.installed
 ## lint: pyflakes over the code and the tests; openapi.yaml through Redocly CLI (recommended, warnings as
 ## errors), Spectral (spectral:oas) and the free-form schema count (pinned tools: scripts/openapi-tools)
 lint: $(VENV)/.installed
-	$(BIN)/python -m pyflakes app games events service workers bench tests scripts
+	$(BIN)/python -m pyflakes app adapters games events service workers bench tests scripts
+	$(BIN)/lint-imports
 	@scripts/openapi-lint
 
 ## openapi: regenerate the committed openapi.yaml from the code

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 import redis
 from rq import Queue
@@ -18,7 +19,8 @@ from rq.job import Job as RqJob
 from rq.job import JobStatus
 from rq.registry import DeferredJobRegistry, FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
 
-from app.ports import Job
+if TYPE_CHECKING:
+    from app.ports import Job   # the port this adapter implements (app/ports.py JobQueue)
 
 JOB_TIMEOUT_S = 60
 RESULT_TTL_S = 60    # finished jobs only guard their id briefly; every job re-checks the version anyway
@@ -41,7 +43,10 @@ class RqJobQueue:
         self.stale_job_s = stale_job_s
 
     def enqueue(self, jobs: Sequence[Job]) -> int:
-        return sum(self._enqueue(job, job_id(job)) for job in jobs)
+        try:
+            return sum(self._enqueue(job, job_id(job)) for job in jobs)
+        except redis.RedisError as exc:
+            raise ConnectionError(f"the job queue is unreachable: {exc}") from exc
 
     def repair(self, jobs: Sequence[Job]) -> int:
         new = 0

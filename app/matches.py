@@ -18,7 +18,6 @@ from dataclasses import dataclass
 from functools import partial
 
 import orjson
-import redis
 
 from app import telemetry
 from app.ports import Job, JobQueue
@@ -218,7 +217,7 @@ class Matches:
         within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
         try:
             self._enqueue_owed(table)
-        except redis.RedisError:
+        except ConnectionError:   # the queue's (app/ports.py)
             log.warning("the jobs owed to %s at version %s were not enqueued; the sweeper will enqueue them",
                         table.game_id, table.version, exc_info=True)
 

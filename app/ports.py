@@ -26,7 +26,7 @@ class Job:
 class JobQueue(Protocol):
     def enqueue(self, jobs: Sequence[Job]) -> int:
         """Queues each job unless one with its (kind, game, version, seat) is queued or ran already;
-        returns how many were new."""
+        returns how many were new. Raises the builtin ConnectionError when the queue cannot be reached."""
         ...
 
     def repair(self, jobs: Sequence[Job]) -> int:

@@ -189,23 +189,11 @@ def idempotency_key() -> str | None:
     return key
 
 
-def documented(*decorators):
-    """flask-smorest decorators (doc, arguments, response, alt_response), applied for the OpenAPI
-    document only, outermost first as they would be stacked.
-
-    Each of them records its part of the spec in the view's `_apidoc` (which flask-smorest reads when the
-    route is registered) and wraps the view in a function that calls it through app.ensure_sync; the
-    `arguments` wrapper also parses the request. Here the documentation is kept and set on the view
-    itself, without the wrappers: for `problems` below, and for the two routes every move goes through
-    (a seat's view and its action), which parse their arguments with `arguments()` from the same schema
-    instance the spec documents. The openapi.yaml drift test shows the spec unchanged."""
-    def decorate(func):
-        wrapped = func
-        for decorator in reversed(decorators):
-            wrapped = decorator(wrapped)
-        func._apidoc = wrapped._apidoc
-        return func
-    return decorate
+def parameters(blp, **schemas):
+    """Documents a route's parameters at each location (`headers=`, `query=`: a schema instance each)
+    with flask-smorest's `doc`, without `arguments`' parsing: the route parses them itself
+    (`arguments`, or its own reading of a header)."""
+    return blp.doc(parameters=[{"in": location, "schema": schema} for location, schema in schemas.items()])
 
 
 def json_body():
@@ -255,8 +243,7 @@ ALWAYS = ("internal-error", "unavailable")  # any route: an unexpected error, or
 def problems(blp, *slugs: str):
     """Document the problems a route answers with, one response per status listing the problem types
     (service/problems.py TYPES) and when each happens, plus `default` for the errors any route may give
-    (500, 503). Documentation only, without alt_response's wrappers: ten statuses made ten calls deep
-    on every request."""
+    (500, 503), with flask-smorest's `alt_response`."""
     by_status: dict[int, list[str]] = {}
     for slug in slugs:
         by_status.setdefault(TYPES[slug].status, []).append(slug)
@@ -265,7 +252,12 @@ def problems(blp, *slugs: str):
                   for status, found in sorted(by_status.items())]
     decorators.append(blp.alt_response("default", schema=ProblemSchema, content_type=PROBLEM_CONTENT_TYPE,
                                        description=_described(ALWAYS), headers=RETRY_AFTER))
-    return documented(*reversed(decorators))  # documented as alt_response stacked them
+
+    def decorate(view):
+        for decorator in decorators:   # stacked as written in this order, the last outermost
+            view = decorator(view)
+        return view
+    return decorate
 
 
 def _described(slugs) -> str:

@@ -3,15 +3,15 @@ from __future__ import annotations
 
 import re
 
-from flask import request
+from flask import Response, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, cooperative, cursors, examples, observability, parking, stream
-from service.http import (unauthorized, arguments, bearer_token, caller, documented, hold_connection, hub, idempotency_key,
-                          if_match_versions, is_operator_token, json_body, json_response, load_body, problems,
+from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
+                          if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
                           settings, matches, view_response)
 from service.hub import HubStopped
 from app.matches import NotASeat, token_hash
@@ -39,8 +39,7 @@ CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
 
 @blp.route("", methods=["POST"])
 @create_limit
-@documented(
-    blp.doc(operationId="createGame", security=[{}, {"operator": []}], requestBody={
+@blp.doc(operationId="createGame", security=[{}, {"operator": []}], requestBody={
         "required": True, "content": {"application/json": {"schema": ref("CreateGame"), "example": CREATE_EXAMPLE}}},
         responses={201: {"links": {
             "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"},
@@ -48,8 +47,8 @@ CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
             "ClaimSeat": {"operationId": "claimSeat", "parameters": {"game_id": "$response.body#/game_id"},
                           "description": "Take a seat in this match"},
             "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
-                          "description": "The match's event log"}}}}),
-    blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG}))
+                          "description": "The match's event log"}}}})
+@blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG})
 @problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests")
 def create_game():
     """Create a match
@@ -84,17 +83,15 @@ def lobby(query):
 
 
 GAME_QUERY = GameQuery()
-# The two routes of every move: documented by flask-smorest's decorators, without their wrappers
-# (service/http.py `documented`); each parses its arguments itself (a view GET mostly has none, and an
-# action mostly has a plain shape that needs no schema: service/schemas.py `plain_action`).
+# The two routes of every move parse their arguments themselves (a view GET mostly has none, and an
+# action mostly has a plain shape that needs no schema: service/schemas `plain_action`): their headers
+# and query are documented as parameters (service/http.py `parameters`), not parsed by a decorator.
 @blp.route("/<game_id>", methods=["GET"])
-@documented(
-    blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR),
-    blp.arguments(ViewHeaders(), location="headers", error_status_code=400),
-    blp.arguments(GAME_QUERY, location="query", error_status_code=400, unknown=RAISE),
-    blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
-                 description="The view: the seat's with its token, a spectator's without"),
-    blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG))
+@blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR)
+@parameters(blp, headers=ViewHeaders(), query=GAME_QUERY)
+@blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
+              description="The view: the seat's with its token, a spectator's without")
+@blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG)
 @problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-connections")
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
@@ -116,7 +113,7 @@ def get_game(game_id):
         table = _wait_past(app, game_id, table.version, wait)
     who = caller(table, token)  # as the table is now: a seat reset during the wait is no longer that seat
     if known is not None and known == table.version:
-        return "", 304, {"ETag": f'"{table.version}"'}
+        return Response(status=304, headers={"ETag": f'"{table.version}"'})
     return view_response(table, who.seat)
 
 
@@ -126,7 +123,7 @@ def _park_poll(table, wait: float):
     sent then. What is returned here is never sent."""
     held = hold_connection("long-polls", settings().max_long_polls_per_address)
     request.environ[parking.POLL] = parking.PollPlan(table.game_id, table.game, table.version, wait, held.close)
-    return "", 204
+    return Response(status=204)
 
 
 def _table_at(app, game_id: str, version: int | None):
@@ -182,14 +179,13 @@ def claim_seat(body, game_id):
 
 @blp.route("/<game_id>/actions", methods=["POST"])
 @action_limit
-@documented(
-    blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
-        "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}}),
-    blp.arguments(ActionHeaders(), location="headers", error_status_code=400),
-    blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG),
-    blp.alt_response(200, schema=ref("View"), headers=ETAG,
-                     description="An idempotent replay (same Idempotency-Key and body): the action was already "
-                                 "accepted; the seat's view now"))
+@blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
+    "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}})
+@parameters(blp, headers=ActionHeaders())
+@blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG)
+@blp.alt_response(200, schema=ref("View"), headers=ETAG,
+                  description="An idempotent replay (same Idempotency-Key and body): the action was already "
+                              "accepted; the seat's view now")
 @problems(blp, "invalid-request", "malformed-action", "unauthorized", "forbidden", "unknown-game", "not-your-turn",
           "match-not-active", "busy", "idempotency-key-reused", "version-mismatch", "request-timeout", "payload-too-large",
           "rule-violation", "too-many-requests")
@@ -292,7 +288,7 @@ def stream_ticket(game_id):
 
 @blp.route("/<game_id>/stream", methods=["GET"])
 @blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR)
-@documented(blp.arguments(StreamHeaders(), location="headers", error_status_code=400))
+@parameters(blp, headers=StreamHeaders())
 @blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
