@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import time
 
-import redis
 from flask.testing import FlaskClient
 from rq import Queue
 from rq.job import Job
