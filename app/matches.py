@@ -23,7 +23,7 @@ from app import telemetry
 from app.ports import Job, JobQueue
 from events.codec import normalize_at
 from events.repository import Folding, Repository, UnknownAggregate
-from events.store import EventStore, IdempotencyMismatch, VersionConflict
+from events.store import EventStore, IdempotencyMismatch, Throttle, VersionConflict
 from games import table as tables
 from games.errors import GameError
 from games.registry import engines_version
@@ -151,14 +151,15 @@ class Matches:
 
     def act(self, game_id: str, action: dict, seat_of: Callable[[tables.Table], int | None], *,
             if_match: Collection[int] | None = None, idempotency_key: str | None = None,
-            enqueue_later: bool = False) -> Outcome:
+            rate: tuple[int, float] | None = None, enqueue_later: bool = False) -> Outcome:
         """The action of the caller's seat: `seat_of(table)` says which seat the caller holds at a table
         (None: none). The first attempt is decided on the table this process holds, if it holds one (no
         round trip: the append's version check proves it current); whatever that table cannot decide (it
         may be behind: a refusal, a caller it does not know, a newer version) is decided again on the
-        table as stored, who may act included. With `enqueue_later`, the jobs the move calls for are left
-        to the caller (`Outcome.enqueue`). Raises NotASeat, VersionMismatch, IdempotencyKeyReused, or the
-        game's refusal (GameError)."""
+        table as stored, who may act included. `rate` = (count, seconds): the seat's moves are limited to
+        that many in that time, checked in the append itself (Throttled). With `enqueue_later`, the jobs
+        the move calls for are left to the caller (`Outcome.enqueue`). Raises NotASeat, VersionMismatch,
+        IdempotencyKeyReused, Throttled, or the game's refusal (GameError)."""
         table = self.tables.held(game_id)
         held = table is not None
         if not held:
@@ -181,8 +182,10 @@ class Matches:
                 if fingerprint and (done := self._replay(game_id, idempotency_key, fingerprint)):
                     return done
                 raise
+            throttle = Throttle(f"seat:{seat}", *rate) if rate is not None else None
             try:
-                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, enqueue_later)
+                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, throttle,
+                                           enqueue_later)
             except VersionConflict as conflict:
                 if held:
                     table, held = self.table(game_id), False
@@ -195,13 +198,14 @@ class Matches:
         raise AssertionError("unreachable")
 
     def _commit_action(self, game_id: str, table: tables.Table, events: list[dict], idempotency_key: str | None,
-                       fingerprint: str | None, enqueue_later: bool = False) -> Outcome:
+                       fingerprint: str | None, throttle: Throttle | None, enqueue_later: bool = False) -> Outcome:
         """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
         and enqueues what the game is owed next, or leaves that to the caller; a retry is answered from
         its idempotency record."""
         try:
             after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
-                                             fingerprint=fingerprint, meta=partial(self._meta, table))
+                                             fingerprint=fingerprint, meta=partial(self._meta, table),
+                                             throttle=throttle)
         except IdempotencyMismatch:
             raise IdempotencyKeyReused() from None
         if result.replayed:

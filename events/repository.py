@@ -18,7 +18,7 @@ from collections import OrderedDict
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping, Sequence
 
-from events.store import AppendResult, EventStore, StoredEvent
+from events.store import AppendResult, EventStore, StoredEvent, Throttle
 
 DEFAULT_CACHE_SIZE = 1024
 
@@ -122,8 +122,8 @@ class Repository:
 
     def save(self, aggregate_id: str, state: Any, new_events: list[dict], *,
              idempotency_key: str | None = None, fingerprint: str | None = None,
-             meta: Mapping[str, str] | Callable[[Any], Mapping[str, str] | None] | None = None
-             ) -> tuple[Any, AppendResult]:
+             meta: Mapping[str, str] | Callable[[Any], Mapping[str, str] | None] | None = None,
+             throttle: Throttle | None = None) -> tuple[Any, AppendResult]:
         """Append events decided on `state`; returns the state after them. Raises VersionConflict.
 
         `meta` (fields of the aggregate's meta hash, written in the same append) may be a function of
@@ -136,7 +136,7 @@ class Repository:
         fields = meta(state) if callable(meta) else meta
         snapshot = (self.folding.engine_version, self.folding.dump(state)) if snapshot_due else None
         result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
-                                   fingerprint=fingerprint, meta=fields, snapshot=snapshot)
+                                   fingerprint=fingerprint, meta=fields, snapshot=snapshot, throttle=throttle)
         if result.replayed:
             return self.get(aggregate_id), result
         self._remember(aggregate_id, state, result.head_hash)

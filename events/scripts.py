@@ -9,16 +9,24 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # Appends events to one game atomically, or nothing at all.
 #
 # KEYS[1] the game's event stream   KEYS[2] the game's meta hash   KEYS[3] the game's chain head
-# KEYS[4] the game's snapshot hash
-# KEYS[5] the idempotency record (only when there is one; the number of KEYS says which layout it is)
-# then, on one primary only ("inline follow-ups"), the global feed stream and lobby:waiting, :active,
-# :finished. On Redis Cluster those live in other slots: the caller writes them after the commit
-# (events/crossslot.py), and this script touches nothing outside the game's hash tag.
+# KEYS[4] the game's snapshot hash, then, each only when ARGV says it is there:
+#   the idempotency record; the throttle's key (in the game's slot too); on one primary only ("inline
+#   cross-slot writes") the global feed stream and lobby:waiting, :active, :finished. On Redis Cluster
+#   those live in other slots: the caller writes them after the commit (events/crossslot.py), and this
+#   script touches nothing outside the game's hash tag.
 # ARGV[1] expected version    ARGV[2] game id              ARGV[3] `at` (ISO)   ARGV[4] `at` in ms
 # ARGV[5] fingerprint         ARGV[6] idempotency TTL (s)  ARGV[7] lobby target: 0 none, 1..3 = waiting..finished
 # ARGV[8] the engine version of a snapshot of the state after these events ("" for none)
 # ARGV[9] that snapshot's state (as events/store.py packs it)
-# ARGV[10] n events, then n pairs (type, encoded event), then the meta field/value pairs.
+# ARGV[10] n events           ARGV[11] "1": an idempotency record key is given
+# ARGV[12], ARGV[13] the throttle: its emission interval and period in µs ("0": no throttle)
+# ARGV[14] "1": the feed and lobby keys are given (inline cross-slot writes)
+# then n pairs (type, encoded event), then the meta field/value pairs.
+#
+# The throttle (a rate limit of the writer, e.g. a seat's actions) is GCRA: its key holds the
+# theoretical arrival time of the next write; a write that comes too early is refused, with the
+# microseconds until one would be accepted. It is checked here, in the append's own round trip, after a
+# retry's record (a retry is not a new write) and before anything is written.
 #
 # The snapshot is written here, with the events it follows, rather than by a second call: one round trip
 # fewer, and it is the newest snapshot by construction (its version is the stream's newest).
@@ -32,8 +40,8 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 # in step with the stream: no writer can chain onto a head it has not seen, and no round trip is added.
 #
 # Returns {"ok", first, last, head hash, created_ms} | {"replayed", first, last} | {"conflict", current} |
-#         {"mismatch"} | {"unchained", current} (the chain head key does not record the stream's newest
-#         entry: the stream was not written by this script, or was edited since).
+#         {"mismatch"} | {"throttled", µs to wait} | {"unchained", current} (the chain head key does not
+#         record the stream's newest entry: the stream was not written by this script, or was edited since).
 
 # Lua has no hex decoding of its own: sha1hex gives 40 hex digits, the entry stores their 20 bytes.
 HEX_TO_BYTES = """
@@ -44,13 +52,16 @@ end
 
 APPEND = HEX_TO_BYTES + """
 local events_key, meta_key, head_key, snap_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
-local idem_key, feed_key, lobby_at
-if #KEYS == 5 or #KEYS == 9 then idem_key = KEYS[5] end
-if #KEYS >= 8 then feed_key, lobby_at = KEYS[#KEYS - 3], #KEYS - 3 end
 local expected = tonumber(ARGV[1])
 local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
 local ttl, lobby_target = tonumber(ARGV[6]), tonumber(ARGV[7])
 local snap_engine, snap_state, n = ARGV[8], ARGV[9], tonumber(ARGV[10])
+local interval, period = tonumber(ARGV[12]), tonumber(ARGV[13])
+local next_key = 5
+local idem_key, throttle_key, feed_key, lobby_at
+if ARGV[11] == '1' then idem_key, next_key = KEYS[next_key], next_key + 1 end
+if interval > 0 then throttle_key, next_key = KEYS[next_key], next_key + 1 end
+if ARGV[14] == '1' then feed_key, lobby_at = KEYS[next_key], next_key end
 
 -- 1. A retry is answered from its record before the version check: its expected version may be stale
 --    by now because of its own first success.
@@ -61,6 +72,16 @@ if idem_key then
     if recorded ~= fingerprint then return {'mismatch'} end
     return {'replayed', tonumber(first), tonumber(last)}
   end
+end
+
+-- 1b. The writer's rate (GCRA, Redis's clock): a write that comes too early writes nothing.
+if throttle_key then
+  local now = redis.call('TIME')
+  now = tonumber(now[1]) * 1000000 + tonumber(now[2])
+  local tat = math.max(tonumber(redis.call('GET', throttle_key) or now), now)
+  local new_tat = tat + interval
+  if new_tat - now > period then return {'throttled', new_tat - now - period} end
+  redis.call('SET', throttle_key, new_tat, 'PX', math.ceil((new_tat - now) / 1000))
 end
 
 -- 2. Optimistic concurrency: the stream head is the one source of the current version.
@@ -81,7 +102,7 @@ end
 -- 4. Inline: one feed entry each for the operators' global feed (trimmed roughly, which is cheap).
 for i = 1, n do
   local version = expected + i
-  local event_type, encoded = ARGV[9 + 2 * i], ARGV[10 + 2 * i]
+  local event_type, encoded = ARGV[13 + 2 * i], ARGV[14 + 2 * i]
   local own_hash = redis.sha1hex(prev_hash .. '\\n' .. version .. '\\n' .. encoded)
   redis.call('XADD', events_key, string.format('%d-0', version), 'e', encoded, 'h', hex_to_bytes(own_hash))
   prev_hash = own_hash
@@ -102,7 +123,7 @@ if current == 0 then
   redis.call('HSETNX', meta_key, 'created', at)
   redis.call('HSETNX', meta_key, 'created_ms', at_ms)
 end
-local meta_start = 11 + 2 * n
+local meta_start = 15 + 2 * n
 if #ARGV >= meta_start then
   redis.call('HSET', meta_key, unpack(ARGV, meta_start))
 end

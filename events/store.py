@@ -64,6 +64,24 @@ class AppendResult:
 
 
 @dataclass(frozen=True)
+class Throttle:
+    """A writer's rate: at most `count` appends in `seconds`, bursts included (GCRA), under the key part
+    `name` (e.g. a seat: "seat:2"), which lives in the game's slot."""
+    name: str
+    count: int
+    seconds: float
+
+    def __post_init__(self) -> None:
+        if not re.fullmatch(r"[A-Za-z0-9_.:-]{1,64}", self.name) or self.count < 1 or self.seconds <= 0:
+            raise ValueError(f"invalid throttle: {self!r}")
+
+    def microseconds(self) -> tuple[int, int]:
+        """(emission interval, period) in µs."""
+        period = int(self.seconds * 1_000_000)
+        return max(1, period // self.count), period
+
+
+@dataclass(frozen=True)
 class RawEntry:
     """One stream entry exactly as stored: what the hash chain covers, and what an export carries."""
     version: int
@@ -111,6 +129,14 @@ class VersionConflict(Exception):
     def __init__(self, current_version: int):
         super().__init__(f"expected version is stale: the game is at version {current_version}")
         self.current_version = current_version
+
+
+class Throttled(Exception):
+    """The writer's throttle refused the append (too many in too short a time): nothing was written."""
+
+    def __init__(self, retry_after_s: float):
+        super().__init__(f"throttled: retry after {retry_after_s:.3f} s")
+        self.retry_after_s = retry_after_s
 
 
 class IdempotencyMismatch(Exception):
@@ -208,12 +234,14 @@ class EventStore:
     def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
                meta: Mapping[str, str] | None = None, at: str | None = None,
-               snapshot: tuple[str, dict] | None = None) -> AppendResult:
+               snapshot: tuple[str, dict] | None = None, throttle: Throttle | None = None) -> AppendResult:
         """Appends `events` as versions expected_version+1.. or raises VersionConflict.
 
         With an idempotency key, a repeat of the same request (same fingerprint; by default a hash of
         the events) returns the first result with replayed=True and writes nothing.
         `snapshot` = (engine version, state after these events) is kept with them, in the same script.
+        `throttle`: the writer's rate, checked in the same script; Throttled (nothing written) when it
+        writes too often.
         """
         if not events:
             raise ValueError("nothing to append")
@@ -226,20 +254,24 @@ class EventStore:
         if idempotency_key is not None:
             parts.append("idem:" + _check_idempotency_key(idempotency_key))
             fingerprint = fingerprint if fingerprint is not None else _fingerprint(events)
+        if throttle is not None:
+            parts.append("throttle:" + throttle.name)
         keys = self._keys(game_id, *parts)
         if self.cross_slot is None:
             keys += [self._feed_key, *(self._lobby_key(status) for status in LOBBY_STATUSES)]
         meta_args, lobby_target = _meta_args(meta)
         snapshot_args = [snapshot[0], _pack_state(snapshot[1])] if snapshot is not None else ["", ""]
+        interval_us, period_us = throttle.microseconds() if throttle is not None else (0, 0)
         args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
-                lobby_target, *snapshot_args, len(events)]
+                lobby_target, *snapshot_args, len(events), int(idempotency_key is not None), interval_us,
+                period_us, int(self.cross_slot is None)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
         intent = self.cross_slot.intend(game_id, expected_version, len(events)) if self.cross_slot else None
         try:
             reply = self._append(keys=keys, args=args + meta_args)
             result = _append_result(reply)
-        except (VersionConflict, IdempotencyMismatch) as refused:
+        except (VersionConflict, IdempotencyMismatch, Throttled) as refused:
             if intent is not None:
                 self.cross_slot.complete(intent)  # nothing to write: only the intent goes
             _notify(game_id, events, None, refused)
@@ -549,6 +581,8 @@ def _append_result(reply: list) -> AppendResult:
         raise VersionConflict(int(reply[1]))
     if outcome == "mismatch":
         raise IdempotencyMismatch("idempotency key already used for a different request")
+    if outcome == "throttled":
+        raise Throttled(int(reply[1]) / 1_000_000)
     if outcome == "unchained":
         raise ValueError(f"the chain head does not record the stream's newest entry {reply[1]}: "
                          f"the stream was not written by this store, or was edited")

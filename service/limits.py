@@ -1,12 +1,11 @@
 """Rate limits: per client address on creating matches and claiming seats, per seat on actions.
 
 A limited request gets 429 problem+json with Retry-After; every API instance shares the counts
-through Redis (REDIS_URL). Configured by environment (app/settings.py): "20/second", "30/minute",
-"100 per hour".
+through Redis. Configured by environment (app/settings.py): "20/second", "30/minute", "100 per hour".
 
-Why not flask-limiter (which this replaced): it evaluated its limits in a before-request hook on every
-request, limited or not, and spent two Redis round trips on a limited one; on the hot path of a move
-that was a quarter of the API's own time. Here a limited route costs one EVALSHA and the others nothing.
+Creating a match and claiming a seat (per client address) cost one EVALSHA of their own on REDIS_URL;
+they are rare. A seat's actions, the hot path, are limited inside the move's own append (the event
+store's APPEND script throttles the seat: `action_rate`), so a limited move costs no round trip more.
 
 The algorithm is GCRA (generic cell rate algorithm): one key per subject holding the theoretical
 arrival time of its next request. `N/period` allows N requests at once, then one per period/N. The
@@ -15,7 +14,6 @@ time is Redis's own (TIME), so API instances with drifting clocks agree.
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import math
 import re
@@ -94,12 +92,6 @@ def _address() -> str:
     return request.remote_addr or "unknown"
 
 
-def _seat() -> str:
-    """Actions are counted per seat token (hashed: the token itself is never a Redis key)."""
-    token = request.headers.get("Authorization", "")
-    return hashlib.sha256(token.encode()).hexdigest() if token else _address()
-
-
 def limited(scope: str, rate_of: Callable[[Settings], str], subject: Callable[[], str]):
     """A route decorator: 429 with Retry-After once `subject()` exceeds its rate in `scope`."""
     def decorate(view):
@@ -119,4 +111,13 @@ def limited(scope: str, rate_of: Callable[[Settings], str], subject: Callable[[]
 
 create_limit = limited("create", lambda s: s.rate_limit_create, _address)
 join_limit = limited("join", lambda s: s.rate_limit_join, _address)
-action_limit = limited("action", lambda s: s.rate_limit_actions, _seat)
+
+
+def action_rate(settings: Settings) -> tuple[int, float] | None:
+    """The per-seat rate of actions, (count, seconds), or None with rate limits off. It is checked by the
+    move's own append (events/scripts.py APPEND's throttle), keyed by the seat the token authenticated:
+    no extra round trip, and no way around it with another spelling of the Authorization header."""
+    if not settings.rate_limits_enabled:
+        return None
+    rate = Rate.parse(settings.rate_limit_actions)
+    return rate.count, float(rate.seconds)

@@ -1,6 +1,7 @@
 """Routes for one game: create, join, view, act, events, live stream; and the lobby."""
 from __future__ import annotations
 
+import math
 import re
 
 from flask import Response, request
@@ -15,7 +16,8 @@ from service.http import (unauthorized, arguments, bearer_token, caller, hold_co
                           settings, matches, view_response)
 from service.hub import HubStopped
 from app.matches import NotASeat, token_hash
-from service.limits import action_limit, create_limit, join_limit
+from events.store import Throttled
+from service.limits import action_rate, create_limit, join_limit
 from service.problems import Problem
 from service.schemas import (ACTION, CREATE_GAME, ActionHeaders, ClaimSeat, StreamHeaders, ViewHeaders, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
                              StreamQuery, StreamTicket, plain_action, ref)
@@ -178,7 +180,6 @@ def claim_seat(body, game_id):
 
 
 @blp.route("/<game_id>/actions", methods=["POST"])
-@action_limit
 @blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
     "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}})
 @parameters(blp, headers=ActionHeaders())
@@ -210,11 +211,14 @@ def _post_action(game_id: str):
     seat_of = _seat_of(token)
     try:
         outcome = app.act(game_id, action, seat_of, if_match=if_match_versions(), idempotency_key=idempotency_key(),
-                          enqueue_later=True)
+                          rate=action_rate(settings()), enqueue_later=True)
     except NotASeat as stranger:
         if caller(stranger.table, token, required=True).seat is None:   # the precise 401 or 403 otherwise
             raise Problem(403, "forbidden", "only a seat acts: use that seat's token") from None
         raise
+    except Throttled as limited:
+        raise Problem(429, "too-many-requests", f"this seat acts too often: at most {settings().rate_limit_actions}",
+                      headers={"Retry-After": str(max(1, math.ceil(limited.retry_after_s)))}) from None
     except RuleError as refused:
         current = app.table(game_id)
         raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,

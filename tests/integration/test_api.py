@@ -409,6 +409,21 @@ def test_429_rate_limits_with_retry_after(r, redis_url, store):
     assert store.version(game_id) == before
 
 
+def test_the_action_limit_counts_the_seat_however_its_token_is_written(r, redis_url, store):
+    """Finding 4 of the review: the limit counted the raw Authorization header, while the token is read
+    after trimming, so `Bearer  <token>` and the like each got a fresh budget. It counts the seat now."""
+    client = make_app(redis_url, rate_limits_enabled=True, rate_limit_actions="1/minute").test_client()
+    game_id, (p0, p1) = start_with_deck(client)
+    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code == 201
+    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code == 201
+    before = store.version(game_id)
+    for spelling in (f"Bearer  {p1}", f"Bearer {p1}  ", f"bearer {p1}", f"Bearer     {p1}"):
+        refused = client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"},
+                              headers={"Authorization": spelling})
+        assert_problem(refused, 429)
+    assert store.version(game_id) == before
+
+
 def test_if_match_takes_a_list_of_entity_tags(client, store):
     game_id, tokens = start(client)
 

@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from events.codec import Codec, StoredEvent
-from events.store import (AppendResult, EventStore, HistoryChanged, IdempotencyMismatch, Snapshot,
+from events.store import (AppendResult, EventStore, HistoryChanged, IdempotencyMismatch, Snapshot, Throttle, Throttled,
                           VersionConflict)
 
 AT = "2026-11-30T03:04:05.123Z"
@@ -533,3 +533,16 @@ def test_old_events_are_upcast_on_read(r):
     assert [(e.type, e.data) for e in store.read("g1")] == [
         ("bid", {"value": 30, "suit": "H"}), ("pass", {}), ("bid", {"value": 32, "suit": "S"})]
     assert store.load("g1", "e1")[1] == store.read("g1")
+
+
+def test_a_throttled_append_writes_nothing_and_a_retry_is_not_a_new_write(store):
+    seat = Throttle("seat:1", 2, 60)
+    store.append("g1", [ev("a", None)], 0, throttle=seat)
+    store.append("g1", [ev("b", None)], 1, throttle=seat, idempotency_key="k2")
+    with pytest.raises(Throttled) as refused:
+        store.append("g1", [ev("c", None)], 2, throttle=seat)
+    assert 0 < refused.value.retry_after_s <= 30
+    assert store.version("g1") == 2
+    assert store.append("g1", [ev("b", None)], 1, throttle=seat, idempotency_key="k2").replayed  # answered
+    store.append("g1", [ev("c", None)], 2, throttle=Throttle("seat:0", 2, 60))  # another seat's own budget
+    assert store.version("g1") == 3
