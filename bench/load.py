@@ -209,13 +209,19 @@ def _client(specs, index: int, seed: int, plan: list[int], start_at: float, slic
 
 
 class Connection:
-    """One keep-alive HTTP/1.1 connection; reconnects once when the server closed it."""
+    """One keep-alive HTTP/1.1 connection, from loopback address `source` if given (each client of the
+    load its own, as each player has: the per-address rate limits then count each client apart);
+    reconnects once when the server closed it."""
 
-    def __init__(self, base_url: str):
+    def __init__(self, base_url: str, source: str | None = None):
         parts = urlsplit(base_url)
         assert parts.hostname in ("127.0.0.1", "localhost", "::1"), "loopback only"
         self.host, self.port = parts.hostname, parts.port
-        self.conn = http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT_S)
+        self.source = (source, 0) if source else None
+        self.conn = self._connect()
+
+    def _connect(self) -> http.client.HTTPConnection:
+        return http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT_S, source_address=self.source)
 
     def request(self, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes]:
         headers = dict(headers or {})
@@ -229,7 +235,7 @@ class Connection:
                 return response.status, response.read()
             except (http.client.RemoteDisconnected, ConnectionError, http.client.CannotSendRequest):
                 self.conn.close()
-                self.conn = http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT_S)
+                self.conn = self._connect()
                 if attempt:
                     raise
         raise AssertionError("unreachable")
@@ -244,6 +250,11 @@ class Connection:
         self.conn.close()
 
 
+def client_address(index: int) -> str:
+    """The loopback address load client `index` connects from (127.0.0.0/8 is all loopback)."""
+    return f"127.0.20.{index % 250 + 1}"
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
@@ -252,7 +263,7 @@ class BareClient:
     """GET the last 50 entries of its own stream, POST one small entry."""
 
     def __init__(self, url: str, index: int, seed: int):
-        self.conn, self.path = Connection(url), f"/bare/c{index}"
+        self.conn, self.path = Connection(url, client_address(index)), f"/bare/c{index}"
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         conn, path = self.conn, self.path
@@ -277,7 +288,7 @@ class ServiceClient:
     """Plays its matches one step at a time; a slice's end leaves the match where it is, for the next."""
 
     def __init__(self, url: str, index: int, seed: int):
-        self.conn, self.rng = Connection(url), random.Random(seed * 1000 + index)
+        self.conn, self.rng = Connection(url, client_address(index)), random.Random(seed * 1000 + index)
         self.path: str | None = None         # the current match's URL
         self.tokens: list[str] = []
         self.seat, self.view = 0, None       # who acts next, and that seat's view when the client has it

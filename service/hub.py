@@ -46,6 +46,7 @@ RETRY_S = 1.0           # after a failed read (Redis away), a reader tries again
 CATCH_UP_PAGE = 500     # a subscriber behind the kept events reads them in pages of this many
 SHARED_BLOCK_S = 5.0    # a shared reader's longest block (bounds the wait of a match if an unblock is lost)
 MATCHES_PER_READER = 16
+GATHER_S = 0.005        # a shared reader waits this long after a read that brought news, before the next
 
 # (game id, events, the hash of the entry before the first of them as the store checked it, or None)
 EventsListener = Callable[[str, Sequence[StoredEvent], "str | None"], None]
@@ -217,6 +218,10 @@ class _Reader:
                 self.hub._deliver(self.matches[game_id], events, positions[game_id][1] if chained else None)
             if self.hub.stopped:
                 return
+            if found and self.shared:
+                # What comes meanwhile is read by the next read, with the other matches' news: a busy
+                # match would otherwise cost a read of all the reader's streams for each of its events.
+                time.sleep(GATHER_S)
 
     def _positions(self) -> dict[str, tuple[int, str | None]]:
         """(Under the hub's lock.) Where to read each match from; matches idle for LINGER_S are dropped."""
