@@ -49,17 +49,24 @@ class EventType(Generic[D]):
     def __call__(self, actor: int | None, data: D) -> Event:
         return {"type": self.name, "actor": actor, "data": data}
 
-    def folded_by(self, mutator: Callable[[S, D], S]) -> tuple[str, Callable[[S, EventData], S]]:
-        """This type's entry in a game's fold table: the mutator that applies its events to a state."""
+    def folded_by(self, mutator: Callable[[S, D], R]) -> tuple[str, Callable[[S, EventData], R]]:
+        """This type's entry in a fold table: the function of a state (a game's, the table) and this type's
+        data that applies its events (a game's mutators return the new state)."""
         # The table is looked up by the event's `type`, which picks this entry only for this type's
         # data: the data's record type is known at run time alone, so mypy is told it here, once.
-        return self.name, cast(Callable[[S, EventData], S], mutator)
+        return self.name, cast(Callable[[S, EventData], R], mutator)
 
     def handled_by(self, handler: Callable[Concatenate[D, P], R]) -> tuple[str, Callable[Concatenate[EventData, P], R]]:
         """This type's entry in a table of functions of its data first (a view's hiders, the table's seat
         changes)."""
         # As in folded_by: the lookup by `type` is what makes the data this type's record.
         return self.name, cast(Callable[Concatenate[EventData, P], R], handler)
+
+    def data_of(self, event: Event) -> D:
+        """The data of `event`, an event of this type, as its record (checked: AssertionError for another type)."""
+        assert event["type"] == self.name, f"a {event['type']} event is not a {self.name} event"
+        # Checked just above: this type's events carry this type's data record.
+        return cast(D, event["data"])
 
 
 # A registry takes event types of any data record: their TypedDicts differ, and EventType is invariant.
