@@ -41,7 +41,7 @@ class Policies(Protocol):
 class Expert(Protocol):
     """A game's expert module: the search, and the value it found for each legal action."""
     def choose(self, view: View, rng: random.Random, samples: int,
-               stop: Callable[[], bool]) -> tuple[Action, dict[str, float]]: ...
+               stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]: ...
 
 
 def action_key(action: Action) -> str:
