@@ -317,7 +317,8 @@ def _first_pack_deck(table: Table, deal: int) -> list[str]:
 def cards_within(deck: list[str], pack: list[str]) -> list[str]:
     """The cards of `deck` that `pack` holds, in the deck's order, each as often as the pack holds it
     (Fifty-Six's first pack holds both copies of each card of the smaller one: its 8s and 7s drop out)."""
-    left, kept = Counter(pack), list[str]()
+    left = Counter(pack)
+    kept: list[str] = []
     for card in deck:
         if left[card]:
             left[card] -= 1
