@@ -60,7 +60,7 @@ import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
 from games.engine import Action, OptionDict, Rules, Snapshot, View
 from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
@@ -367,13 +367,16 @@ def _start_when_full(table: Table) -> list[Event]:
 # ---------------------------------------------------------------------------------------------------
 # Evolving: the fold
 
+Changes = dict[str, object]  # the fields an event changes in a table, by name
+
+
 def evolve(table: Table | None, event: Event) -> Table:
     kind = event["type"]
     if kind == "match_created":
         return _created(MATCH_CREATED.data_of(event))
     assert table is not None, "a table starts with match_created"
     # One `replace` per event, with every field it changes: copying the table is most of a fold's cost.
-    changes: dict[str, Any] = {"version": table.version + 1}
+    changes: Changes = {"version": table.version + 1}
     table_event = _TABLE_EVENTS.get(kind)
     if table_event is not None:
         changes.update(table_event(table, event["data"]))
@@ -390,9 +393,7 @@ def evolve(table: Table | None, event: Event) -> Table:
     return replace(table, **changes)
 
 
-# What each table event but match_created changes in the table: its fields, by name.
-Changes = dict[str, object]
-
+# What each table event but match_created changes in the table.
 
 def _seat_changed(table: Table, seat: int, **changes: object) -> Changes:
     return {"seats": _seats_with(table.seats, seat, **changes)}
@@ -534,7 +535,18 @@ def _check_decks(packs: list[list[str]], decks: list[list[str]]) -> None:
             raise OptionError("decks", f"deck {i} must hold exactly the {sizes} cards of {what}")
 
 
-def _player(table: Table, seat: int, standing: list[Side]) -> dict[str, Any]:
+class Player(TypedDict):
+    """A seat as every view shows it (`players`)."""
+    seat: int
+    kind: str
+    name: str | None
+    level: str | None
+    team: int | None      # the index of the seat's side in `standing`, where a side has several seats
+    claimed: bool
+    taken_over: bool
+
+
+def _player(table: Table, seat: int, standing: list[Side]) -> Player:
     s = table.seats[seat]
     sides = [side["seats"] for side in standing]
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
