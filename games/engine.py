@@ -5,7 +5,9 @@ read): PHASES, the action types a phase allows at all; RULE and WRONG_PHASE, the
 falls under and why a phase forbids it; CHECKS, per action type, the conditions that need code (a check
 raises RuleError naming the rule); and `candidates`, every action a seat might try now. `TurnTable`
 reads those tables the same way for every game; `decider` builds a game's `decide` from its shape check
-and its system and player actions; `Rules` is the engine contract of docs/ARCHITECTURE.md §1.
+and its system and player actions. `Rules` is the engine contract of docs/ARCHITECTURE.md §1, as a
+Protocol that callers are typed against; `rules_of` builds a game's RULES (a `GameRules`) from its
+modules, each typed by a protocol of what it must define, so mypy checks every game against the contract.
 
 Pure, like the games: no I/O, no clock, no randomness.
 """
@@ -110,7 +112,7 @@ class TurnTable(Generic[T]):
         return allowed
 
 
-Decide = Callable[[S, "int | None", Action], list[Event]]
+Decide = Callable[[S, int | None, Action], list[Event]]
 SystemAction = Callable[[S, Action], list[Event]]         # the system's deal or scoring
 PlayerAction = Callable[[S, int, Action], list[Event]]    # a seat's checked action
 
