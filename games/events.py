@@ -8,7 +8,9 @@ checker each event type is an `EventType`: its name paired with a TypedDict of i
 TypedDict), and its `evolve` and `event_view` find their handler in tables built by `folded_by` and
 `handled_by` (mypy checks that the handler takes that same TypedDict). So what is produced and what is
 folded are checked against one declaration. Each game lists its event types in `EVENTS` (its
-`events.py`), the registry the engine contract exposes as `event_types`.
+`events.py`), the registry the engine contract exposes as `event_types`. Only events made by an
+EventType are checked so: an `Event` dict written out by hand passes mypy with any type and data, which
+is why none is, and why tests/unit/test_event_types.py holds whole matches' events to the registries.
 
 No `from __future__ import annotations` in the modules that declare event data: under Python 3.11 a
 TypedDict only sees `NotRequired` in annotations it can evaluate, and the registry's
@@ -57,8 +59,7 @@ class EventType(Generic[D]):
         return self.name, cast(Callable[[S, EventData], R], mutator)
 
     def handled_by(self, handler: Callable[Concatenate[D, P], R]) -> tuple[str, Callable[Concatenate[EventData, P], R]]:
-        """This type's entry in a table of functions of its data first (a view's hiders, the table's seat
-        changes)."""
+        """This type's entry in a table of functions of its data first (a view's hiders)."""
         # As in folded_by: the lookup by `type` is what makes the data this type's record.
         return self.name, cast(Callable[Concatenate[EventData, P], R], handler)
 
