@@ -18,9 +18,12 @@ a clock may also pass `stop`, a function that says when time is up; the pure cor
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from importlib import import_module
 from importlib.util import find_spec
-from typing import Callable
+from typing import Protocol
+
+from games.engine import Action, View
 
 LEVELS = ("random", "basic", "expert")
 
@@ -30,37 +33,56 @@ _PACKAGES = {"sixty-six": "games.sixtysix", "fifty-six": "games.fiftysix", "smea
 SAMPLES = {"sixty-six": 96, "fifty-six": 120, "smear": 48}
 
 
-def action_key(action: dict) -> str:
+class Policies(Protocol):
+    """A game's bots module: its random and basic players."""
+    def choose(self, view: View, level: str, rng: random.Random) -> Action: ...
+
+
+class Expert(Protocol):
+    """A game's expert module: the search, and the value it found for each legal action."""
+    def choose(self, view: View, rng: random.Random, samples: int,
+               stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]: ...
+
+
+def action_key(action: Action) -> str:
     """How the expert's values name an action: the card of a play, "meld H", else the type; Smear's
     bids and discards, which a type alone would not tell apart, add their amount or cards and trump
     ("bid 3", "discard 8C 7D S")."""
-    if action["type"] == "play":
-        return action["card"]
-    if action["type"] == "meld":
+    kind: str = action["type"]
+    if kind == "play":
+        card: str = action["card"]
+        return card
+    if kind == "meld":
         return f"meld {action['suit']}"
-    if action["type"] == "bid" and set(action) == {"type", "value"}:
+    if kind == "bid" and set(action) == {"type", "value"}:
         return f"bid {action['value']}"
-    if action["type"] == "discard" and set(action) == {"type", "cards", "trump"}:
+    if kind == "discard" and set(action) == {"type", "cards", "trump"}:
         return f"discard {' '.join(action['cards'])} {action['trump']}"
-    return action["type"]
+    return kind
 
 
 def _never() -> bool:
     return False
 
 
-def _module(game: str, name: str):
-    return import_module(f"{_PACKAGES[game]}.{name}")
+def _policies(game: str) -> Policies:
+    module: Policies = import_module(f"{_PACKAGES[game]}.bots")  # imported when first asked for
+    return module
 
 
-def choose(view: dict, level: str = "basic", seed: int | str = 0, stop: Callable[[], bool] | None = None,
-           samples: int | None = None) -> dict:
+def _expert(game: str) -> Expert:
+    module: Expert = import_module(f"{_PACKAGES[game]}.expert")
+    return module
+
+
+def choose(view: View, level: str = "basic", seed: int | str = 0, stop: Callable[[], bool] | None = None,
+           samples: int | None = None) -> Action:
     """The bot's action for `view` (one of `view["legal_actions"]`)."""
     return decide(view, level, seed, stop, samples)[0]
 
 
-def decide(view: dict, level: str, seed: int | str = 0, stop: Callable[[], bool] | None = None,
-           samples: int | None = None) -> tuple[dict, dict[str, float] | None]:
+def decide(view: View, level: str, seed: int | str = 0, stop: Callable[[], bool] | None = None,
+           samples: int | None = None) -> tuple[Action, dict[str, float] | None]:
     """The action and, for the expert, the estimated value of each legal action (None otherwise)."""
     if level not in LEVELS:
         raise ValueError(f"bot level must be one of {', '.join(LEVELS)}")
@@ -68,8 +90,8 @@ def decide(view: dict, level: str, seed: int | str = 0, stop: Callable[[], bool]
     if not legal:
         raise ValueError("the view has no legal actions: it is not this seat's turn")
     rng = random.Random(f"{seed}")
-    game = view["game"]
+    game: str = view["game"]
     if level != "expert" or find_spec(f"{_PACKAGES[game]}.expert") is None:
-        return _module(game, "bots").choose(view, level, rng), None
+        return _policies(game).choose(view, level, rng), None
     budget = SAMPLES[game] if samples is None else samples
-    return _module(game, "expert").choose(view, rng, budget, stop or _never)
+    return _expert(game).choose(view, rng, budget, stop or _never)

@@ -7,7 +7,7 @@ trick winner (RULES §0.4) only ever lets a later card take over when it is stri
 from __future__ import annotations
 
 import random
-from typing import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 SUITS: tuple[str, ...] = ("S", "H", "D", "C")
 RANKS: tuple[str, ...] = ("A", "K", "Q", "J", "T", "9", "8", "7")
@@ -63,7 +63,7 @@ def winning_index(cards: Sequence[str], trump: str | None, rank_order: str) -> i
     return best
 
 
-def sort_key(rank_order: str, suits: Sequence[str] = SUITS):
+def sort_key(rank_order: str, suits: Sequence[str] = SUITS) -> Callable[[str], tuple[int, int]]:
     """A key that sorts cards by suit, then from the highest rank to the lowest."""
     return lambda card: (suits.index(suit_of(card)), rank_order.index(rank_of(card)))
 

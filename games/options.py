@@ -4,19 +4,24 @@ OptionError(field, message), worded the same in every game.
 """
 from __future__ import annotations
 
-from dataclasses import fields
+from dataclasses import Field, fields
+from typing import Any, ClassVar, Self
 
+from games.engine import OptionDict
 from games.errors import OptionError
 
 
 class OptionRecord:
     """Base of each game's frozen `Options` dataclass."""
 
-    def as_dict(self) -> dict:
+    # Set by @dataclass on each subclass; declared here so that the type checker lets `fields` read it.
+    __dataclass_fields__: ClassVar[dict[str, Field[Any]]]
+
+    def as_dict(self) -> OptionDict:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
     @classmethod
-    def from_dict(cls, data: dict):
+    def from_dict(cls, data: OptionDict) -> Self:
         """The record of a normalized options dict; keys it does not name (`first_dealer`) are left out."""
         names = cls.names()
         return cls(**{k: v for k, v in data.items() if k in names})
@@ -27,7 +32,7 @@ class OptionRecord:
 
 
 def choice(name: str, value: object, allowed: tuple[str, ...]) -> str:
-    if value not in allowed:
+    if not isinstance(value, str) or value not in allowed:
         raise OptionError(name, f"{name} must be one of {', '.join(allowed)}")
     return value
 

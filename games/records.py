@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
-R = TypeVar("R")
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance  # typeshed's protocol of a dataclass instance: no run-time name
+
+R = TypeVar("R", bound="DataclassInstance")
 
 _FIELDS: dict[type, frozenset[str] | None] = {}   # per class: its field names, or None if not plain
 
 
-def replace(record: R, /, **changes) -> R:
+def replace(record: R, /, **changes: object) -> R:
     cls = type(record)
     names = _FIELDS.get(cls, ...)
     if names is ...:

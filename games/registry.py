@@ -3,6 +3,10 @@ from __future__ import annotations
 
 from functools import cache
 from importlib import import_module
+from types import ModuleType
+from typing import Any
+
+from games.engine import Rules
 
 # API name -> module holding RULES. Imported lazily so a game's import cost is paid only when used.
 _GAME_MODULES = {
@@ -18,12 +22,15 @@ def game_names() -> tuple[str, ...]:
     return tuple(_GAME_MODULES)
 
 
+# The state type is the named game's, known at run time only: callers hold a state only to hand it back
+# to the same game's rules, so it is Any to them.
 @cache  # asked on every event folded and every view; the answer never changes
-def rules_for(game: str):
-    return import_module(_GAME_MODULES[game]).RULES
+def rules_for(game: str) -> Rules[Any]:
+    rules: Rules[Any] = import_module(_GAME_MODULES[game]).RULES
+    return rules
 
 
-def bots_for(game: str):
+def bots_for(game: str) -> ModuleType:
     return import_module(_GAME_MODULES[game] + ".bots")
 
 

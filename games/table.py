@@ -43,6 +43,8 @@ first pack, of which the engine dealt only the cards in play. Logs keep such dea
 before an upgrade is revealed as committed (`committed_deck` checks which deck the recorded commitment
 is of), and the audit replays them with `first_pack_deal`.
 
+The data record of each table event is declared in games/table_events.py, with their registry EVENTS.
+
 Two event-type conventions are shared with every engine: `dealt` starts a deal (the table counts them
 to pick the next deck) and `match_ended` ends the match.
 
@@ -56,14 +58,22 @@ import hashlib
 import hmac
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict
 
+from games.engine import Action, OptionDict, Rules, Snapshot, View
 from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
 from games import bots
+from games.events import Event, EventData, SeatData, Side
 from games.options import whole_number
 from games.records import replace
 from games.registry import BOT_LEVELS, game_names, rules_for
+from games.table_events import (
+    DEAL_COMMITTED, DEAL_REVEALED, MATCH_ABANDONED, MATCH_CREATED, SEAT_CLAIMED, SEAT_RESET, SEAT_RETURNED,
+    SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData, MatchAbandonedData, MatchCreatedData,
+    SeatClaimedData, SeatSpec, TurnTimedOutData,
+)
 
 SEAT_KINDS = ("human", "bot")
 OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
@@ -97,12 +107,12 @@ class Seat:
 class Table:
     game_id: str
     game: str
-    options: dict
+    options: OptionDict
     seats: tuple[Seat, ...]
     first_dealer: int
     seed: int
     decks: tuple[tuple[str, ...], ...]
-    state: Any                     # the engine's state
+    state: object                  # the engine's state: only the game's own rules read it
     version: int = 0
     deals: int = 0                 # how many deals have happened (indexes `decks` and the seeded shuffles)
     revealed: int = 0              # how many deals have been revealed (deal_revealed)
@@ -113,7 +123,7 @@ class Table:
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
 
     @property
-    def rules(self):
+    def rules(self) -> Rules[Any]:
         return rules_for(self.game)
 
     @property
@@ -126,8 +136,8 @@ class Table:
 # ---------------------------------------------------------------------------------------------------
 # Deciding: requests in, events out (or a GameError naming what is wrong)
 
-def create(game_id: str, game: str, options: dict, seats: list[dict], seed: int,
-           decks: list[list[str]] | None = None) -> list[dict]:
+def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int,
+           decks: list[list[str]] | None = None) -> list[Event]:
     """The events that create a match, including its first deal when no human seat needs claiming."""
     if game not in game_names():
         raise OptionError("game", f"unknown game {game!r}; choose one of {', '.join(game_names())}")
@@ -141,23 +151,23 @@ def create(game_id: str, game: str, options: dict, seats: list[dict], seed: int,
     first_dealer = table_options["first_dealer"]
     if first_dealer is None:
         first_dealer = random.Random(seed).randrange(len(seats))
-    whole_number("first_dealer", first_dealer, 0, len(seats) - 1)
+    first_dealer = whole_number("first_dealer", first_dealer, 0, len(seats) - 1)
     timeout = table_options["turn_timeout_s"]
     if timeout is not None:
-        whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
-    takeover_after = table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER
-    whole_number("takeover_after", takeover_after, *TAKEOVER_RANGE)
+        timeout = whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
+    takeover_after = whole_number("takeover_after", table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER,
+                                  *TAKEOVER_RANGE)
     _check_decks(rules.packs(normalized), decks or [])
-    created = {"type": "match_created", "actor": None, "data": {
+    created = MATCH_CREATED(None, {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
         "turn_timeout_s": timeout, "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
-        "seed": seed, "decks": [list(d) for d in decks or []]}}
+        "seed": seed, "decks": [list(d) for d in decks or []]})
     table = evolve(None, created)
     return [created] + _start_when_full(table)
 
 
-def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> list[dict]:
+def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> list[Event]:
     """A player takes an open human seat; the last one to sit down starts the first deal."""
     if table.finished:
         raise SeatUnavailable("the match is finished: no seat is open")
@@ -170,12 +180,11 @@ def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> li
     elif not table.seats[seat].open:
         what = "a bot's" if table.seats[seat].kind == "bot" else "already taken"
         raise SeatUnavailable(f"seat {seat} is {what}")
-    claimed = {"type": "seat_claimed", "actor": seat,
-               "data": {"seat": seat, "name": name, "token_hash": token_hash}}
+    claimed = SEAT_CLAIMED(seat, {"seat": seat, "name": name, "token_hash": token_hash})
     return [claimed] + _start_when_full(evolve(table, claimed))
 
 
-def act(table: Table, seat: int, action: Any) -> list[dict]:
+def act(table: Table, seat: int, action: object) -> list[Event]:
     """A seat's action, checked by the game's rules. A taken-over seat's human takes it back."""
     if table.status != "active":
         raise NotActive(f"the match is {table.status}; actions are accepted while it is active")
@@ -183,45 +192,45 @@ def act(table: Table, seat: int, action: Any) -> list[dict]:
         raise ActionShapeError("an action is a JSON object with a string field 'type'")
     events = table.rules.decide(table.state, seat, action)
     if table.seats[seat].taken_over:
-        events = [{"type": "seat_returned", "actor": seat, "data": {"seat": seat}}, *events]
+        events = [SEAT_RETURNED(seat, {"seat": seat}), *events]
     return events
 
 
-def bot_move(table: Table, seat: int) -> list[dict]:
+def bot_move(table: Table, seat: int) -> list[Event]:
     """The move of the bot that plays `seat` (a bot's seat, or a human seat it stands in for)."""
     return table.rules.decide(table.state, seat, bot_choice(table, seat))
 
 
-def time_out(table: Table, seat: int) -> list[dict]:
+def time_out(table: Table, seat: int) -> list[Event]:
     """The human at `seat` let the turn time run out: the stand-in bot moves, and after
     `takeover_after` timeouts in a row it keeps the seat until the human acts again."""
     consecutive = table.seats[seat].timeouts + 1
     events = bot_move(table, seat)
-    events.append({"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}})
+    events.append(TURN_TIMED_OUT(None, {"seat": seat, "consecutive": consecutive}))
     if consecutive >= table.takeover_after:
-        events.append({"type": "seat_taken_over", "actor": None, "data": {"seat": seat}})
+        events.append(SEAT_TAKEN_OVER(None, {"seat": seat}))
     return events
 
 
-def reset_seat(table: Table, seat: int) -> list[dict]:
+def reset_seat(table: Table, seat: int) -> list[Event]:
     """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile)."""
     if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
         raise SeatUnavailable(f"seat {seat} is not a human seat of this match")
-    return [{"type": "seat_reset", "actor": None, "data": {"seat": seat}}]
+    return [SEAT_RESET(None, {"seat": seat})]
 
 
-def abandon(table: Table, idle_s: int) -> list[dict]:
+def abandon(table: Table, idle_s: int) -> list[Event]:
     """The match is closed; a deal in progress is revealed, since it will never be played out."""
-    return [{"type": "match_abandoned", "actor": None, "data": {"idle_s": idle_s}}, *_reveal_pending(table)]
+    return [MATCH_ABANDONED(None, {"idle_s": idle_s}), *_reveal_pending(table)]
 
 
-def system_step(table: Table) -> list[dict]:
+def system_step(table: Table) -> list[Event]:
     """What the system does next without a player: deal, score a finished round, end the match.
 
     Runs until the game waits for a player again (or is over). Decks come from the operator's list,
     then from the match seed, so the same match always deals the same cards.
     """
-    events: list[dict] = []
+    events: list[Event] = []
     while step := system_events(table):
         for event in step:
             table = evolve(table, event)
@@ -229,7 +238,7 @@ def system_step(table: Table) -> list[dict]:
     return events
 
 
-def system_events(table: Table) -> list[dict]:
+def system_events(table: Table) -> list[Event]:
     """One system step ([] if none is due): a deal with its commitment (revealing a thrown-in deal
     first), or the round's scoring followed by the reveal of the deal just scored."""
     action = table.rules.pending_system_action(table.state)
@@ -246,12 +255,12 @@ def system_events(table: Table) -> list[dict]:
     return [*events[:end], *_reveal_pending(table), *events[end:]]
 
 
-def _deal_events(table: Table, action: dict, committed: list[str], dealt: list[str]) -> list[dict]:
+def _deal_events(table: Table, action: Action, committed: list[str], dealt: list[str]) -> list[Event]:
     """The reveal of a thrown-in deal, the commitment to the next deal's deck `committed`, and that deal
     of the cards `dealt` (the same deck, but in `first_pack_deal`)."""
     deal = table.deals + 1
-    commitment = {"type": "deal_committed", "actor": None,
-                  "data": {"deal": deal, "commitment": deal_commitment(deal_salt(table.seed, deal), committed)}}
+    commitment = DEAL_COMMITTED(None, {"deal": deal,
+                                       "commitment": deal_commitment(deal_salt(table.seed, deal), committed)})
     return [*_reveal_pending(table), commitment, *table.rules.decide(table.state, None, {**action, "deck": dealt})]
 
 
@@ -286,7 +295,7 @@ def committed_deck(table: Table) -> list[str]:
     return deck
 
 
-def first_pack_deal(table: Table) -> list[dict]:
+def first_pack_deal(table: Table) -> list[Event]:
     """The deal step as the table took it before Fifty-Six 56.2, where it differs from `system_events`:
     a deal after an elimination committed to the match's first pack (the operator's entry or the seeded
     shuffle, 64 cards), and the engine dealt only its cards of the smaller pack. [] where nothing differs.
@@ -308,7 +317,8 @@ def _first_pack_deck(table: Table, deal: int) -> list[str]:
 def cards_within(deck: list[str], pack: list[str]) -> list[str]:
     """The cards of `deck` that `pack` holds, in the deck's order, each as often as the pack holds it
     (Fifty-Six's first pack holds both copies of each card of the smaller one: its 8s and 7s drop out)."""
-    left, kept = Counter(pack), []
+    left = Counter(pack)
+    kept: list[str] = []
     for card in deck:
         if left[card]:
             left[card] -= 1
@@ -326,13 +336,12 @@ def deal_commitment(salt: str, deck: list[str]) -> str:
     return hashlib.sha256(f"{salt}:{','.join(deck)}".encode()).hexdigest()
 
 
-def _reveal_pending(table: Table) -> list[dict]:
+def _reveal_pending(table: Table) -> list[Event]:
     """The reveal of the current deal if it has not been revealed yet (the deal is over)."""
     if table.revealed >= table.deals:
         return []
     deal = table.deals
-    return [{"type": "deal_revealed", "actor": None,
-             "data": {"deal": deal, "deck": committed_deck(table), "salt": deal_salt(table.seed, deal)}}]
+    return [DEAL_REVEALED(None, {"deal": deal, "deck": committed_deck(table), "salt": deal_salt(table.seed, deal)})]
 
 
 def owed_work(table: Table) -> list[tuple[str, int | None]]:
@@ -351,28 +360,26 @@ def owed_work(table: Table) -> list[tuple[str, int | None]]:
     return work
 
 
-def _start_when_full(table: Table) -> list[dict]:
+def _start_when_full(table: Table) -> list[Event]:
     return system_step(table) if table.deals == 0 and not any(s.open for s in table.seats) else []
 
 
 # ---------------------------------------------------------------------------------------------------
 # Evolving: the fold
 
-def evolve(table: Table | None, event: dict) -> Table:
-    kind, data = event["type"], event["data"]
+Changes = dict[str, object]  # the fields an event changes in a table, by name
+
+
+def evolve(table: Table | None, event: Event) -> Table:
+    kind = event["type"]
     if kind == "match_created":
-        return _created(data)
+        return _created(MATCH_CREATED.data_of(event))
     assert table is not None, "a table starts with match_created"
     # One `replace` per event, with every field it changes: copying the table is most of a fold's cost.
-    changes: dict[str, Any] = {"version": table.version + 1}
-    if kind in _SEAT_EVENTS:
-        changes["seats"] = _seats_with(table.seats, data["seat"], **_SEAT_EVENTS[kind](data))
-    elif kind == "match_abandoned":
-        changes.update(finished=True, abandoned=True)
-    elif kind == "deal_revealed":
-        changes["revealed"] = data["deal"]
-    elif kind == "deal_committed":
-        changes["commitment"] = data["commitment"]
+    changes: Changes = {"version": table.version + 1}
+    table_event = _TABLE_EVENTS.get(kind)
+    if table_event is not None:
+        changes.update(table_event(table, event["data"]))
     else:
         actor = event.get("actor")
         if isinstance(actor, int) and table.seats[actor].timeouts:
@@ -386,17 +393,55 @@ def evolve(table: Table | None, event: dict) -> Table:
     return replace(table, **changes)
 
 
-# How each table event changes its seat.
-_SEAT_EVENTS = {
-    "seat_claimed": lambda d: {"name": d["name"], "token_hash": d["token_hash"], "timeouts": 0, "taken_over": False},
-    "turn_timed_out": lambda d: {"timeouts": d["consecutive"]},
-    "seat_taken_over": lambda d: {"taken_over": True},
-    "seat_returned": lambda d: {"taken_over": False, "timeouts": 0},
-    "seat_reset": lambda d: {"name": None, "token_hash": None, "timeouts": 0, "taken_over": False},
-}
+# What each table event but match_created changes in the table.
+
+def _seat_changed(table: Table, seat: int, **changes: object) -> Changes:
+    return {"seats": _seats_with(table.seats, seat, **changes)}
 
 
-def _created(data: dict) -> Table:
+def _claimed(table: Table, d: SeatClaimedData) -> Changes:
+    return _seat_changed(table, d["seat"], name=d["name"], token_hash=d["token_hash"], timeouts=0, taken_over=False)
+
+
+def _timed_out(table: Table, d: TurnTimedOutData) -> Changes:
+    return _seat_changed(table, d["seat"], timeouts=d["consecutive"])
+
+
+def _taken_over(table: Table, d: SeatData) -> Changes:
+    return _seat_changed(table, d["seat"], taken_over=True)
+
+
+def _returned(table: Table, d: SeatData) -> Changes:
+    return _seat_changed(table, d["seat"], taken_over=False, timeouts=0)
+
+
+def _reset(table: Table, d: SeatData) -> Changes:
+    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False)
+
+
+def _abandoned(table: Table, d: MatchAbandonedData) -> Changes:
+    return {"finished": True, "abandoned": True}
+
+
+def _revealed(table: Table, d: DealRevealedData) -> Changes:
+    return {"revealed": d["deal"]}
+
+
+def _committed(table: Table, d: DealCommittedData) -> Changes:
+    return {"commitment": d["commitment"]}
+
+
+# `folded_by` has mypy check that each function takes its event type's data.
+_SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict([
+    SEAT_CLAIMED.folded_by(_claimed), TURN_TIMED_OUT.folded_by(_timed_out), SEAT_TAKEN_OVER.folded_by(_taken_over),
+    SEAT_RETURNED.folded_by(_returned), SEAT_RESET.folded_by(_reset),
+])
+_TABLE_EVENTS = {**_SEAT_EVENTS, **dict([
+    MATCH_ABANDONED.folded_by(_abandoned), DEAL_REVEALED.folded_by(_revealed), DEAL_COMMITTED.folded_by(_committed),
+])}
+
+
+def _created(data: MatchCreatedData) -> Table:
     rules = rules_for(data["game"])
     seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name")) for s in data["seats"])
     return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
@@ -407,7 +452,7 @@ def _created(data: dict) -> Table:
                  state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
 
 
-def _seats_with(seats: tuple[Seat, ...], seat: int, **changes) -> tuple[Seat, ...]:
+def _seats_with(seats: tuple[Seat, ...], seat: int, **changes: object) -> tuple[Seat, ...]:
     changed = list(seats)
     changed[seat] = replace(seats[seat], **changes)
     return tuple(changed)
@@ -416,7 +461,7 @@ def _seats_with(seats: tuple[Seat, ...], seat: int, **changes) -> tuple[Seat, ..
 # ---------------------------------------------------------------------------------------------------
 # Views: what one seat (or a spectator, seat None) may know
 
-def seat_view(table: Table, seat: int | None) -> dict:
+def seat_view(table: Table, seat: int | None) -> View:
     rules = table.rules
     game_part = rules.view(table.state, seat)
     standing = game_part.get("standing", [])
@@ -433,7 +478,7 @@ def seat_view(table: Table, seat: int | None) -> dict:
     }
 
 
-def event_view(table_game: str, event: dict, seat: int | None, operator: bool = False) -> dict:
+def event_view(table_game: str, event: Event, seat: int | None, operator: bool = False) -> Event:
     """The event data as the caller may see it. Operators see everything."""
     if operator:
         return event
@@ -445,10 +490,11 @@ def event_view(table_game: str, event: dict, seat: int | None, operator: bool = 
     return rules_for(table_game).event_view(event, seat)
 
 
-def bot_choice(table: Table, seat: int) -> dict:
+def bot_choice(table: Table, seat: int) -> Action:
     """The bot's action, chosen from exactly the view its seat gets, with a seed fixed by the position."""
     view = seat_view(table, seat)
     level = table.seats[seat].level if table.seats[seat].kind == "bot" else STAND_IN_LEVEL
+    assert level is not None  # match_created gives every bot seat its level
     return bots.choose(view, level, seed=f"{table.seed}:{table.version}:{seat}")
 
 
@@ -463,7 +509,7 @@ def seat_of_token(table: Table, token_hash: str) -> int | None:
 
 # ---------------------------------------------------------------------------------------------------
 
-def _seat_spec(index: int, seat: dict) -> dict:
+def _seat_spec(index: int, seat: dict[str, Any]) -> SeatSpec:
     kind = seat.get("kind")
     if kind not in SEAT_KINDS:
         raise OptionError("seats", f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}")
@@ -489,7 +535,18 @@ def _check_decks(packs: list[list[str]], decks: list[list[str]]) -> None:
             raise OptionError("decks", f"deck {i} must hold exactly the {sizes} cards of {what}")
 
 
-def _player(table: Table, seat: int, standing: list[dict]) -> dict:
+class Player(TypedDict):
+    """A seat as every view shows it (`players`)."""
+    seat: int
+    kind: str
+    name: str | None
+    level: str | None
+    team: int | None      # the index of the seat's side in `standing`, where a side has several seats
+    claimed: bool
+    taken_over: bool
+
+
+def _player(table: Table, seat: int, standing: list[Side]) -> Player:
     s = table.seats[seat]
     sides = [side["seats"] for side in standing]
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
@@ -504,18 +561,18 @@ _TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version"
                  "commitment", "finished", "abandoned", "turn_timeout_s", "takeover_after")
 
 
-def dump(table: Table) -> dict:
+def dump(table: Table) -> Snapshot:
     return {**{name: getattr(table, name) for name in _TABLE_FIELDS},
             "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
             "state": table.rules.dump_state(table.state)}
 
 
-def load(data: dict) -> Table:
+def load(data: Snapshot) -> Table:
     return Table(**{name: data[name] for name in _TABLE_FIELDS},
                  seats=tuple(Seat(**s) for s in data["seats"]), decks=tuple(tuple(d) for d in data["decks"]),
                  state=rules_for(data["game"]).load_state(data["state"]))
 
 
-def is_snapshot_point(event: dict) -> bool:
+def is_snapshot_point(event: Event) -> bool:
     """Snapshots are taken at deal boundaries: right after each deal, the state a round starts from."""
     return event["type"] == "dealt"

@@ -5,9 +5,11 @@ Modules, one job each:
   legal     phase table, checks, legal_actions      rules     decide (action -> events)
   evolve    apply one event                         scoring   §1.8-1.9 settlement as pure functions
   view      view, event_view, system hooks          bots      random and basic players
+  events    each event type's data record (a TypedDict), and EVENTS, their registry
 
 Seats are fixed for the match; a seat whose team is eliminated is dealt no cards and never acts.
-Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system.
+Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system. The type of
+each one's data is declared in events.py.
 
 | type          | data                                                             | who sees what |
 |---------------|------------------------------------------------------------------|---------------|
@@ -25,7 +27,8 @@ from __future__ import annotations
 
 # Modules are imported whole so that `games.fiftysix.view` and `.evolve` stay the modules, not
 # the functions of the same name.
-from games.engine import rules_of
+from games.engine import Rules, rules_of
+from games.fiftysix import events as _events
 from games.fiftysix import evolve as _evolve
 from games.fiftysix import legal as _legal
 from games.fiftysix import options as _options
@@ -36,7 +39,8 @@ from games.fiftysix.state import State
 
 
 # 56.2: each deal is dealt from the pack of the players at that deal (no longer the first pack trimmed).
-RULES = rules_of("fifty-six", "56.2", options=_options, state=_state, rules=_rules, evolve=_evolve,
-                 legal=_legal, view=_view, packs=_options.packs, deal_pack=_rules.deal_pack)
+RULES: Rules[State] = rules_of("fifty-six", "56.2", options=_options, state=_state, rules=_rules,
+                               evolve=_evolve, legal=_legal, view=_view, events=_events, packs=_options.packs,
+                               deal_pack=_rules.deal_pack)
 
 __all__ = ["RULES", "State"]

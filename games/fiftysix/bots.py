@@ -18,6 +18,7 @@ import random
 from collections import Counter
 
 from games import cards
+from games.engine import Action, View
 from games.fiftysix.options import CARD_POINTS, RANK_ORDER, ranks_for
 
 MIN_BID = 28
@@ -25,8 +26,8 @@ DOUBLE_MARGIN = 4  # double when the opponents look this many points short
 REDOUBLE_MARGIN = 4
 
 
-def choose(view: dict, level: str, rng: random.Random) -> dict:
-    legal = view["legal_actions"]
+def choose(view: View, level: str, rng: random.Random) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     rnd = view["round"]
@@ -43,13 +44,13 @@ def strength(card: str) -> int:
 
 
 class _Seat:
-    def __init__(self, view: dict):
-        self.legal = view["legal_actions"]
-        self.rnd = view["round"]
-        self.seat = view["seat"]
-        self.hand = self.rnd["hand"]
-        self.team = next(s["seats"] for s in view["standing"] if self.seat in s["seats"])
-        self.active = self.rnd["active_seats"]
+    def __init__(self, view: View):
+        self.legal: list[Action] = view["legal_actions"]
+        self.rnd: View = view["round"]
+        self.seat: int = view["seat"]
+        self.hand: list[str] = self.rnd["hand"]
+        self.team: list[int] = next(s["seats"] for s in view["standing"] if self.seat in s["seats"])
+        self.active: list[int] = self.rnd["active_seats"]
         self.partners = [s for s in self.team if s != self.seat and s in self.active]
 
 
@@ -80,15 +81,16 @@ class _Bidder(_Seat):
         best = max(options, key=lambda d: (options[d], d != "NT"))
         return best, options[best]
 
-    def lowest_bid(self, suit: str) -> dict | None:
+    def lowest_bid(self, suit: str) -> Action | None:
         bids = [a for a in self.legal if a["type"] == "bid" and a["suit"] == suit]
         return min(bids, key=lambda a: a["value"]) if bids else None
 
-    def choose(self) -> dict:
+    def choose(self) -> Action:
         high = self.rnd["high_bid"]
         suit, worth = self.best_denomination()
         bid = self.lowest_bid(suit)
         if {"type": "pass"} not in self.legal:  # first_bidder_must_bid: the cheapest opening
+            assert bid is not None  # the opening call: every denomination has its bids
             return bid
         if high is not None and high["seat"] in self.team:
             # A partner's (or own) bid stands: no needless raise; redouble a double it can carry.
@@ -106,12 +108,12 @@ class _Bidder(_Seat):
 
 
 class _Player(_Seat):
-    def __init__(self, view: dict):
+    def __init__(self, view: View):
         super().__init__(view)
-        self.trump = self.rnd["trump"]
-        self.trick = [p["card"] for p in self.rnd["trick"]]
-        self.trick_seats = [p["seat"] for p in self.rnd["trick"]]
-        self.plays = [a["card"] for a in self.legal]
+        self.trump: str | None = self.rnd["trump"]
+        self.trick: list[str] = [p["card"] for p in self.rnd["trick"]]
+        self.trick_seats: list[int] = [p["seat"] for p in self.rnd["trick"]]
+        self.plays: list[str] = [a["card"] for a in self.legal]
         contract = self.rnd["contract"]
         self.declaring = contract is not None and contract["declarer"] in self.team
         played = [p["card"] for t in self.rnd["tricks"] for p in t["cards"]] + self.trick
@@ -130,7 +132,7 @@ class _Player(_Seat):
         """The card that costs least: plain before trump, then fewest points, then weakest."""
         return min(options, key=lambda c: (self.is_trump(c), points(c), strength(c)))
 
-    def choose(self) -> dict:
+    def choose(self) -> Action:
         card = self.follow() if self.trick else self.lead()
         return {"type": "play", "card": card}
 

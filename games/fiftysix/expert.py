@@ -17,14 +17,16 @@ play-out counts double); `stop()` may end it early.
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from games.bots import action_key as key
+from games.engine import Action, View
 from games.fiftysix import bots as basic
 from games.fiftysix.expert_bid import call_value, candidates, may_bid
 from games.fiftysix.expert_hand import Model
 from games.fiftysix.expert_sim import Deal
 from games.fiftysix.expert_world import Sampler
+from games.fiftysix.state import State
 
 MIN_WORLDS = 2
 MAX_WORLDS = 32  # with few actions left, more worlds than this add little
@@ -33,15 +35,16 @@ BOLD_MARGIN = 1.0  # tables a bid, double or redouble must gain over the basic c
 AUCTION_SHARE = 0.5  # a call's world is a whole deal played out, twice a card's average
 
 
-def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
+def evaluate(view: View, rng: random.Random, samples: int,
+             stop: Callable[[], bool]) -> tuple[dict[str, float], dict[str, Action]]:
     """(value per action key, the action tried for each key)."""
     auction = view["round"]["phase"] == "auction"
-    tried = candidates(view) if auction else view["legal_actions"]
+    tried: list[Action] = candidates(view) if auction else view["legal_actions"]
     budget = samples * AUCTION_SHARE if auction else samples
     worlds = min(MAX_WORLDS, max(MIN_WORLDS, int(budget) // len(tried)))
     if len(view["legal_actions"]) == 1:
         worlds = MIN_WORLDS  # nothing to choose: a rough value for the hint is enough
-    me = view["seat"]
+    me: int = view["seat"]
     sampler = Sampler(view)
     totals = [0.0] * len(tried)
     done = 0
@@ -59,10 +62,10 @@ def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bo
     return _averaged(totals, done, tried)
 
 
-def _averaged(totals: list[float], done: int, tried: list[dict]) -> tuple[dict, dict]:
+def _averaged(totals: list[float], done: int, tried: list[Action]) -> tuple[dict[str, float], dict[str, Action]]:
     """Several bids share the key "bid": the best of them stands for it."""
     values: dict[str, float] = {}
-    actions: dict[str, dict] = {}
+    actions: dict[str, Action] = {}
     for action, total in zip(tried, totals):
         k = key(action)
         if k not in values or total / done > values[k]:
@@ -70,7 +73,7 @@ def _averaged(totals: list[float], done: int, tried: list[dict]) -> tuple[dict, 
     return values, actions
 
 
-def _play_world(world, me: int, tried: list[dict], totals: list[float]) -> None:
+def _play_world(world: State, me: int, tried: list[Action], totals: list[float]) -> None:
     start = Deal.from_state(world)
     team = start.team[me]
     for i, action in enumerate(tried):
@@ -80,7 +83,8 @@ def _play_world(world, me: int, tried: list[dict], totals: list[float]) -> None:
         totals[i] += deal.outcome(team)
 
 
-def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
+def choose(view: View, rng: random.Random, samples: int,
+           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
     values, actions = evaluate(view, rng, samples, stop)
     basic_action = basic.choose(view, "basic", rng)
     if view["round"]["phase"] == "auction":
@@ -92,7 +96,7 @@ def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool
     return actions[best], values
 
 
-def _call(values: dict, actions: dict, basic_action: dict) -> dict:
+def _call(values: dict[str, float], actions: dict[str, Action], basic_action: Action) -> Action:
     """The basic bidder's call unless the search finds a clearly better one. The best of a few noisy
     estimates looks better than it is (the winner's curse), and the worlds overrate the own side
     (bidders' hands are fitted just strong enough for their bids): so a pass needs a small edge,

@@ -9,7 +9,7 @@ against the engine.
 """
 from __future__ import annotations
 
-from games.fiftysix.expert_hand import Model
+from games.fiftysix.expert_hand import Bid, Model
 from games.fiftysix.state import PLAY, Contract, State, next_active
 from games.records import replace
 
@@ -19,11 +19,16 @@ MAX_CALLS = 200  # basic bidders only raise, so an auction ends well before; a g
 def finish(state: State, model: Model) -> Contract | None:
     """The contract the auction ends in (None: thrown in), from the state's auction so far."""
     rnd = state.round
+    assert rnd is not None
     if rnd.contract is not None:
         return rnd.contract
     final = state.options.pass_is_final
     active = rnd.active
-    high = None if rnd.high_bid is None else (rnd.high_bid.seat, rnd.high_bid.value, rnd.high_bid.suit)
+    high: Bid | None = None
+    if rnd.high_bid is not None:
+        standing = rnd.high_bid
+        assert standing.value is not None and standing.suit is not None  # the standing bid is a bid
+        high = (standing.seat, standing.value, standing.suit)
     level, passes, last, passed = rnd.level, rnd.pass_count, rnd.last_caller, set(rnd.passed)
     seat, opening = rnd.to_play, not rnd.calls
     for _ in range(MAX_CALLS):
@@ -35,6 +40,7 @@ def finish(state: State, model: Model) -> Contract | None:
         elif kind == "double":
             level, passes, last = 1, 0, seat
         elif kind == "redouble":
+            assert high is not None  # a redouble redoubles the standing bid
             return Contract(high[0], high[1], high[2], 2)
         else:
             passes += 1
@@ -52,6 +58,7 @@ def finish(state: State, model: Model) -> Contract | None:
 
 def _all_pass(state: State) -> Contract | None:
     rnd = state.round
+    assert rnd is not None
     if state.options.all_pass_contract == "redeal":
         return None
     return Contract(next_active(state, rnd.dealer, rnd.active), 28, "NT", 0, all_pass=True)
@@ -60,5 +67,6 @@ def _all_pass(state: State) -> Contract | None:
 def play_state(state: State, contract: Contract) -> State:
     """The state at the first lead of the deal under `contract` (RULES §1.6: dealer+1 leads)."""
     rnd = state.round
+    assert rnd is not None
     leader = next_active(state, rnd.dealer, rnd.active)
     return replace(state, phase=PLAY, round=replace(rnd, contract=contract, leader=leader, to_play=leader))

@@ -9,6 +9,7 @@ through the engine (decide/evolve); the rest of the auction is finished fast (ex
 """
 from __future__ import annotations
 
+from games.engine import Action, View
 from games.fiftysix.evolve import evolve
 from games.fiftysix.expert_auction import finish, play_state
 from games.fiftysix.expert_hand import Model, tricks
@@ -18,10 +19,10 @@ from games.fiftysix.rules import decide
 from games.fiftysix.state import State, team_of
 
 
-def candidates(view: dict) -> list[dict]:
+def candidates(view: View) -> list[Action]:
     """The calls worth trying: every non-bid call, and a few bids. Over the own team's bid only the
     cheapest, to give "bid" a value (`may_bid` forbids choosing it)."""
-    legal = view["legal_actions"]
+    legal: list[Action] = view["legal_actions"]
     out = [a for a in legal if a["type"] != "bid"]
     bids = [a for a in legal if a["type"] == "bid"]
     if not bids:
@@ -38,27 +39,27 @@ def candidates(view: dict) -> list[dict]:
     return out
 
 
-def may_bid(view: dict) -> bool:
+def may_bid(view: View) -> bool:
     """Not over the own team's bid: the simulated partner bids like a basic player, so the search
     overrates a takeover, and two experts would outbid each other for ever."""
     high = view["round"]["high_bid"]
-    team = next(t["seats"] for t in view["standing"] if view["seat"] in t["seats"])
+    team: list[int] = next(t["seats"] for t in view["standing"] if view["seat"] in t["seats"])
     return high is None or high["seat"] not in team
 
 
-def _denominations(view: dict) -> list[str]:
+def _denominations(view: View) -> list[str]:
     """Denominations from the best for this hand (basic bidder's worth) to the worst."""
     estimate = tricks(view["round"]["hand"])
     return sorted(DENOMINATIONS, key=lambda d: -estimate[d])
 
 
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     for event in decide(state, seat, action):
         state = evolve(state, event)
     return state
 
 
-def call_value(world: State, me: int, call: dict, model: Model) -> float:
+def call_value(world: State, me: int, call: Action, model: Model) -> float:
     """Tables my team gains when I make `call` in this world (through the engine), the others (and I,
     later) call as basic bidders, and the deal is played out."""
     state = apply(world, me, call)

@@ -7,12 +7,17 @@ from that table and the auction state. tests/unit/fiftysix/test_expert.py checks
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from games.engine import Action
 from games.fiftysix.bots import DOUBLE_MARGIN, REDOUBLE_MARGIN
 from games.fiftysix.legal import DENOMINATIONS, MAX_BID, MIN_BID
 from games.fiftysix.state import State, same_team, team_of
 
+Bid = tuple[int, int, str]  # a standing bid: (seat, value, suit)
 
-def tricks(hand) -> dict[str, float]:
+
+def tricks(hand: Sequence[str]) -> dict[str, float]:
     """The basic bidder's trick estimate of `hand` per denomination (NT = no trump)."""
     counts = {s: [0, 0, 0, 0] for s in "SHDC"}  # jacks, nines, aces, length
     for c in hand:
@@ -24,7 +29,7 @@ def tricks(hand) -> dict[str, float]:
             row[1] += 1
         elif c[0] == "A":
             row[2] += 1
-    out = {}
+    out: dict[str, float] = {}
     for trump in DENOMINATIONS:
         sure = 0.9 if trump == "NT" else 0.7  # a plain jack can be trumped
         total = 0.0
@@ -37,7 +42,7 @@ def tricks(hand) -> dict[str, float]:
     return out
 
 
-def worth(hand, active: int, partners: int) -> dict[str, float]:
+def worth(hand: Sequence[str], active: int, partners: int) -> dict[str, float]:
     """Points the basic bidder thinks its team takes, per denomination: its tricks at 56/hand size
     each, plus nine tenths of an average share per partner."""
     per_trick = 56 / len(hand)
@@ -46,6 +51,7 @@ def worth(hand, active: int, partners: int) -> dict[str, float]:
 
 
 def partners(state: State, seat: int) -> int:
+    assert state.round is not None
     return sum(1 for s in state.round.active if s != seat and same_team(state, s, seat))
 
 
@@ -55,8 +61,9 @@ class Model:
 
     def __init__(self, state: State):
         rnd = state.round
-        self.tricks = {}
-        self.worth = {}
+        assert rnd is not None
+        self.tricks: dict[int, dict[str, float]] = {}   # seat -> denomination -> tricks
+        self.worth: dict[int, dict[str, float]] = {}    # seat -> denomination -> points
         self.team = [team_of(state, s) for s in range(state.n_seats)]
         self.must_open = state.options.first_bidder_must_bid
         self.sizes = [len(h) for h in rnd.hands]
@@ -67,14 +74,15 @@ class Model:
             bonus = 0.9 * share * partners(state, seat)
             self.worth[seat] = {d: t * per_trick + bonus for d, t in self.tricks[seat].items()}
 
-    def call(self, seat: int, high: tuple | None, level: int, opening: bool) -> dict:
+    def call(self, seat: int, high: Bid | None, level: int, opening: bool) -> Action:
         """The call the basic bidder makes (bots._Bidder.choose); `high` = (seat, value, suit) of the
         standing bid, `level` its doubling, `opening` whether no call has been made yet."""
         worth = self.worth[seat]
         suit = max(DENOMINATIONS, key=lambda d: (worth[d], d != "NT"))
         value = MIN_BID if high is None else high[1] + 1
-        bid = {"type": "bid", "value": value, "suit": suit} if value <= MAX_BID else None
+        bid: Action | None = {"type": "bid", "value": value, "suit": suit} if value <= MAX_BID else None
         if self.must_open and opening:
+            assert bid is not None  # the opening bid is the lowest one
             return bid
         if high is not None and self.team[high[0]] == self.team[seat]:
             if level == 1 and worth[suit] >= high[1] + REDOUBLE_MARGIN:

@@ -38,19 +38,36 @@ class Deal:
 
     __slots__ = ("hands", "trick", "to_play", "trump", "team", "order", "ranks", "seen", "points",
                  "declarer_team", "value", "won", "lost", "tables", "n_teams", "best")
+    hands: list[list[str]]           # per seat
+    trick: list[tuple[int, str]]     # (seat, card) in play order
+    to_play: int
+    trump: str | None
+    team: list[int]                  # per seat
+    order: dict[int, int]            # seat -> the next active seat
+    ranks: str
+    seen: dict[str, int]             # card -> copies played
+    points: list[int]                # per team
+    declarer_team: int
+    value: int
+    won: int                         # tables per other team if made
+    lost: int                        # if failed
+    tables: list[int]                # per team
+    n_teams: int
+    best: tuple[int, str] | None     # the (seat, card) winning the open trick
 
     @classmethod
     def from_state(cls, state: State) -> "Deal":
         rnd = state.round
+        assert rnd is not None and rnd.contract is not None  # the trick play of a deal under contract
         d = cls()
         d.hands = [sorted(h, key=SORT) for h in rnd.hands]
         d.trick = [(p.seat, p.card) for p in rnd.trick]
         d.to_play = rnd.to_play
         d.trump = rnd.contract.trump
         d.best = None
-        for p in d.trick:
-            if d.best is None or beats(p[1], d.best[1], d.trump):
-                d.best = p
+        for seat_card in d.trick:
+            if d.best is None or beats(seat_card[1], d.best[1], d.trump):
+                d.best = seat_card
         d.team = [team_of(state, s) for s in range(state.n_seats)]
         active = rnd.active
         d.order = {s: active[(i + 1) % len(active)] for i, s in enumerate(active)}
@@ -94,6 +111,7 @@ class Deal:
         if len(self.trick) < len(self.order):
             self.to_play = self.order[seat]
             return
+        assert self.best is not None  # a card has been played to the trick
         winner = self.best[0]
         self.points[self.team[winner]] += sum(POINTS[c[0]] for _, c in self.trick)
         self.trick = []
@@ -114,11 +132,13 @@ class Deal:
         made = self.points[self.declarer_team] >= self.value
         active = [t for t in range(self.n_teams) if self.tables[t] > 0]
         others = [t for t in active if t != self.declarer_team]
+        gains: dict[int, int]  # team -> tables
         if made:
             gains = {t: -min(self.won, self.tables[t]) for t in others}
             gains[self.declarer_team] = -sum(gains.values())
         else:
-            gains, left = {}, self.tables[self.declarer_team]
+            gains = {}
+            left = self.tables[self.declarer_team]
             for t in others:
                 paid = min(self.lost, left)
                 left -= paid
@@ -174,6 +194,7 @@ def _lead(d: Deal, seat: int, hand: list[str], plays: list[str]) -> str:
 
 def _follow(d: Deal, seat: int, hand: list[str], plays: list[str]) -> str:
     trick, trump = d.trick, d.trump
+    assert d.best is not None  # following: a card is on the table
     best_seat, best_card = d.best
     last = len(trick) == len(d.order) - 1
     beaters = [c for c in plays if beats(c, best_card, trump)]

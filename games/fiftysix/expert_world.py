@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import fields
+from typing import TypedDict
 
 from games import cards
+from games.engine import OptionDict, View
 from games.fiftysix.expert_hand import worth
 from games.fiftysix.options import RANK_ORDER, Options, pack_for
 from games.fiftysix.state import DOUBLING, Call, Round, State, load_contract, new_state
@@ -30,13 +33,13 @@ ORDER = {r + s: (i, j) for i, s in enumerate(cards.SUITS) for j, r in enumerate(
 SORT = ORDER.__getitem__  # the order legal_actions lists cards in: suit S H D C, then rank
 
 
-def options_of(view: dict) -> dict:
+def options_of(view: View) -> OptionDict:
     """The match options the engine knows (the table adds first_dealer beside them)."""
     names = {f.name for f in fields(Options)}
     return {k: v for k, v in view["options"].items() if k in names}
 
 
-def played_by(rnd: dict) -> dict[int, list[str]]:
+def played_by(rnd: View) -> dict[int, list[str]]:
     """Cards each seat has played this deal, in order."""
     out: dict[int, list[str]] = {}
     for trick in [t["cards"] for t in rnd["tricks"]] + [rnd["trick"]]:
@@ -45,7 +48,7 @@ def played_by(rnd: dict) -> dict[int, list[str]]:
     return out
 
 
-def voids(rnd: dict) -> dict[int, str]:
+def voids(rnd: View) -> dict[int, str]:
     """Suits each seat is known to lack: it played another suit to a trick led in that suit."""
     out: dict[int, set[str]] = {}
     for trick in [t["cards"] for t in rnd["tricks"]] + [rnd["trick"]]:
@@ -58,7 +61,7 @@ def voids(rnd: dict) -> dict[int, str]:
     return {seat: "".join(sorted(suits)) for seat, suits in out.items()}
 
 
-def unseen(view: dict) -> list[str]:
+def unseen(view: View) -> list[str]:
     """The cards the seat cannot place, in a fixed order (a multiset: both copies may be unseen)."""
     rnd = view["round"]
     left = Counter(pack_for(len(rnd["active_seats"])))
@@ -71,7 +74,7 @@ def unseen(view: dict) -> list[str]:
 class Sampler:
     """Deals of the hidden cards for one view; what the view reveals is worked out once."""
 
-    def __init__(self, view: dict):
+    def __init__(self, view: View):
         rnd = self.rnd = view["round"]
         self.view, self.me = view, view["seat"]
         self.pool = unseen(view)
@@ -96,14 +99,16 @@ class Sampler:
                 return [tuple(sorted(h, key=SORT)) for h in hands]
         raise AssertionError("unreachable: a deal without voids always fits")
 
-    def misfit(self, hands: list[tuple[str, ...]]) -> float:
+    def misfit(self, hands: Sequence[Sequence[str]]) -> float:
         """How far the world's hands fall short of the bids their seats made (0 = every bid fits)."""
-        short, active, tables = 0.0, len(self.rnd["active_seats"]), {}
+        short, active = 0.0, len(self.rnd["active_seats"])
+        tables: dict[int, dict[str, float]] = {}  # seat -> its hand's worth per denomination
         for seat, kind, suit, value in self.bids:
             if seat not in tables:
                 held = list(hands[seat]) + self.played.get(seat, [])
                 tables[seat] = worth(held, active, self.partners[seat])
             if kind == "bid":
+                assert suit is not None  # a bid's claim names its suit
                 short += max(0.0, value - BID_SLACK - tables[seat][suit])
             else:  # passed: no denomination was worth the cheapest bid
                 short += max(0.0, max(tables[seat].values()) - value - PASS_SLACK)
@@ -155,14 +160,19 @@ def _fill(pool: list[str], order: list[int], sizes: list[int], known: dict[int, 
     return hands
 
 
-def claims(view: dict) -> list[tuple[int, str, str | None, int]]:
+Claim = tuple[int, str, str | None, int]  # (seat, "bid" or "pass", suit, value)
+
+
+def claims(view: View) -> list[Claim]:
     """What the other seats' calls say about their hands, as a basic bidder would mean them:
     (seat, "bid", suit, value) for each seat's last bid (its hand is worth that much in the suit),
     (seat, "pass", None, value) for a pass when the seat could have bid `value` over an opponent's
     bid or none (no denomination reached it)."""
     rnd, me = view["round"], view["seat"]
     team = {s: i for i, t in enumerate(view["standing"]) for s in t["seats"]}
-    last, passes, high = {}, [], None
+    last: dict[int, Claim] = {}
+    passes: list[Claim] = []
+    high = None
     for call in rnd["calls"]:
         seat = call["seat"]
         if call["call"] == "bid":
@@ -174,19 +184,29 @@ def claims(view: dict) -> list[tuple[int, str, str | None, int]]:
     return list(last.values()) + passes
 
 
-def _partners(view: dict, seat: int) -> int:
+def _partners(view: View, seat: int) -> int:
     active = view["round"]["active_seats"]
     team = next(t["seats"] for t in view["standing"] if seat in t["seats"])
     return sum(1 for s in team if s != seat and s in active)
 
 
-def _calls(rnd: dict) -> tuple[Call, ...]:
+def _calls(rnd: View) -> tuple[Call, ...]:
     return tuple(Call(c["seat"], c["call"], c["value"], c["suit"], c["convention"]) for c in rnd["calls"])
 
 
-def _auction_counters(calls: tuple[Call, ...], pass_is_final: bool) -> dict:
+class AuctionCounters(TypedDict):
+    high_bid: Call | None
+    pass_count: int
+    last_caller: int | None
+    passed: frozenset[int]
+
+
+def _auction_counters(calls: tuple[Call, ...], pass_is_final: bool) -> AuctionCounters:
     """high_bid, pass_count, last_caller and passed, replayed from the calls (as evolve.called)."""
-    high, passes, last, passed = None, 0, None, set()
+    high: Call | None = None
+    last: int | None = None
+    passes = 0
+    passed: set[int] = set()
     for c in calls:
         if c.call == "bid":
             high, passes, last = c, 0, c.seat
@@ -199,7 +219,7 @@ def _auction_counters(calls: tuple[Call, ...], pass_is_final: bool) -> dict:
     return {"high_bid": high, "pass_count": passes, "last_caller": last, "passed": frozenset(passed)}
 
 
-def to_state(view: dict, hands: list[tuple[str, ...]]) -> State:
+def to_state(view: View, hands: list[tuple[str, ...]]) -> State:
     """The engine state of the view's deal with these hands (the view's seat to act moves next)."""
     rnd = view["round"]
     options = options_of(view)
@@ -219,6 +239,6 @@ def to_state(view: dict, hands: list[tuple[str, ...]]) -> State:
                    round=rounds)
 
 
-def sample(view: dict, rng: random.Random) -> State:
+def sample(view: View, rng: random.Random) -> State:
     """One engine state consistent with the view (a Sampler serves many)."""
     return Sampler(view).sample(rng)

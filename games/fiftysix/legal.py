@@ -18,7 +18,7 @@
 from __future__ import annotations
 
 from games import cards
-from games.engine import TurnTable
+from games.engine import Action, TurnTable
 from games.errors import RuleError
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import AUCTION, AWAIT_DEAL, MATCH_OVER, PLAY, ROUND_OVER, State, same_team
@@ -42,14 +42,17 @@ WRONG_PHASE = {
 
 
 # --- checks that need code --------------------------------------------------------------------------
+# A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
 
-def check_pass(state: State, seat: int, action: dict) -> None:
+def check_pass(state: State, seat: int, action: Action) -> None:
     rnd = state.round
+    assert rnd is not None
     if state.options.first_bidder_must_bid and not rnd.calls:
         raise RuleError("56 §1.10", "first_bidder_must_bid: the opening call must be a bid of 28 or more")
 
 
-def check_bid(state: State, seat: int, action: dict) -> None:
+def check_bid(state: State, seat: int, action: Action) -> None:
+    assert state.round is not None
     value, high = action["value"], state.round.high_bid
     if not MIN_BID <= value <= MAX_BID:
         raise RuleError("56 §1.5", f"a bid is a number from {MIN_BID} to {MAX_BID}, not {value}")
@@ -58,8 +61,9 @@ def check_bid(state: State, seat: int, action: dict) -> None:
         raise RuleError("56 §1.5", f"a bid must be higher than {high.value}; suits do not rank")
 
 
-def check_double(state: State, seat: int, action: dict) -> None:
+def check_double(state: State, seat: int, action: Action) -> None:
     rnd = state.round
+    assert rnd is not None
     if rnd.high_bid is None:
         raise RuleError("56 §1.5", "there is no bid to double")
     if same_team(state, seat, rnd.high_bid.seat):
@@ -68,10 +72,12 @@ def check_double(state: State, seat: int, action: dict) -> None:
         raise RuleError("56 §1.5", "the bid is already doubled")
 
 
-def check_redouble(state: State, seat: int, action: dict) -> None:
+def check_redouble(state: State, seat: int, action: Action) -> None:
     rnd = state.round
+    assert rnd is not None
     if rnd.level != 1:
         raise RuleError("56 §1.5", "only a doubled bid can be redoubled")
+    assert rnd.high_bid is not None  # a doubled bid stands
     if not same_team(state, seat, rnd.high_bid.seat):
         raise RuleError("56 §1.5", "only the team that made the bid may redouble")
 
@@ -85,8 +91,9 @@ def follow_options(hand: tuple[str, ...], trick: list[str]) -> list[str]:
     return suited or list(hand)
 
 
-def check_play(state: State, seat: int, action: dict) -> None:
+def check_play(state: State, seat: int, action: Action) -> None:
     rnd, card = state.round, action["card"]
+    assert rnd is not None
     if card not in rnd.hands[seat]:
         raise RuleError("56 §1.6", f"you do not hold {card}")
     trick = [p.card for p in rnd.trick]
@@ -98,12 +105,16 @@ CHECKS = {"bid": check_bid, "pass": check_pass, "double": check_double, "redoubl
           "play": check_play}
 
 
-def candidates(state: State, seat: int) -> list[dict]:
+def candidates(state: State, seat: int) -> list[Action]:
+    rnd = state.round
+    assert rnd is not None
     if state.phase == PLAY:
-        hand = sorted(set(state.round.hands[seat]), key=cards.sort_key(RANK_ORDER))
+        hand = sorted(set(rnd.hands[seat]), key=cards.sort_key(RANK_ORDER))
         return [{"type": "play", "card": c} for c in hand]
-    high = state.round.high_bid
-    lowest = MIN_BID if high is None else high.value + 1
+    high, lowest = rnd.high_bid, MIN_BID
+    if high is not None:
+        assert high.value is not None  # the standing bid is a bid: it has a value
+        lowest = high.value + 1
     bids = [{"type": "bid", "value": v, "suit": d} for v in range(lowest, MAX_BID + 1) for d in DENOMINATIONS]
     return [{"type": "pass"}, *bids, {"type": "double"}, {"type": "redouble"}]
 

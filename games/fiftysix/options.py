@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import cards
+from games.engine import OptionDict
 from games.errors import OptionError
 from games.options import OptionRecord, boolean, choice, whole_number
 
@@ -40,7 +41,7 @@ class Options(OptionRecord):
 OPTION_NAMES = Options.names() | {"first_dealer"}
 
 
-def normalize_options(options: dict | None, n_seats: int) -> dict:
+def normalize_options(options: OptionDict | None, n_seats: int) -> OptionDict:
     """The options with defaults filled in, or OptionError(field, message) for the first bad one.
 
     `players` is RULES' required option; over the API the number of seats already says it, so it is
@@ -80,12 +81,12 @@ def pack_for(active_players: int) -> list[str]:
     return cards.pack(ranks_for(active_players)) * 2
 
 
-def deck(options: dict) -> list[str]:
+def deck(options: OptionDict) -> list[str]:
     """The pack of the match's first deal (64 cards with 8 players, 48 otherwise)."""
     return pack_for(options.get("players", 4))
 
 
-def packs(options: dict) -> list[list[str]]:
+def packs(options: OptionDict) -> list[list[str]]:
     """Every pack a deal of the match can use, the first deal's first. Eliminations (RULES §1.9) take
     eight players in pairs down to six and four, and the pack from 64 cards to 48; with two sides the
     first elimination ends the match."""
@@ -98,7 +99,7 @@ def packs(options: dict) -> list[list[str]]:
     return found
 
 
-def seat_counts(options: dict) -> set[int]:
+def seat_counts(options: OptionDict) -> set[int]:
     players = options.get("players")
     return {players} if players in PLAYER_COUNTS else set(PLAYER_COUNTS)
 

@@ -11,8 +11,10 @@ from __future__ import annotations
 from collections import Counter
 
 from games import cards
-from games.engine import decider, event
+from games.engine import Action, OptionDict, decider
 from games.errors import ActionShapeError, NotYourTurn
+from games.events import MATCH_ENDED, PLAYED, ROUND_ENDED, TRICK_TAKEN, Event, Side
+from games.fiftysix.events import AUCTION_ENDED, CALLED, DEALT, ROUND_SCORED, THROWN_IN, CalledData
 from games.fiftysix.evolve import evolve
 from games.fiftysix.legal import DENOMINATIONS, check
 from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, pack_for
@@ -41,7 +43,7 @@ SHAPES = {  # action type -> (required fields, optional fields) besides "type"
 def check_shape(action: object) -> str:
     if not isinstance(action, dict) or action.get("type") not in SHAPES:
         raise ActionShapeError(f"unknown action; one of {', '.join(SHAPES)}")
-    kind = action["type"]
+    kind: str = action["type"]
     required, optional = SHAPES[kind]
     fields = set(action) - {"type"}
     if not required <= fields <= required | optional:
@@ -54,7 +56,7 @@ def check_shape(action: object) -> str:
     return kind
 
 
-def _check_bid_shape(action: dict) -> None:
+def _check_bid_shape(action: Action) -> None:
     value = action["value"]
     if not isinstance(value, int) or isinstance(value, bool):
         raise ActionShapeError(f"a bid's value is a whole number, not {value!r}")
@@ -66,7 +68,7 @@ def _check_bid_shape(action: dict) -> None:
 
 # --- system actions ---------------------------------------------------------------------------------
 
-def deal_pack(options: dict, state: State) -> list[str]:
+def deal_pack(options: OptionDict, state: State) -> list[str]:
     """The pack of the deal `state` awaits or is playing: that of the seats whose team holds tables
     (RULES §1.2, §1.9: 64 cards for eight, 48 for six or four). Tables change hands only when a deal is
     scored, so until then these are also the seats of the deal in play."""
@@ -84,7 +86,7 @@ def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[lis
     return active, hands
 
 
-def deal(state: State, action: dict) -> list[dict]:
+def deal(state: State, action: Action) -> list[Event]:
     if state.phase != AWAIT_DEAL:
         raise NotYourTurn("no deal is due now")
     pack, players = action["deck"], len(active_seats(state))
@@ -93,23 +95,23 @@ def deal(state: State, action: dict) -> list[dict]:
         raise ActionShapeError(f"deck must be an ordering of the {len(expected)}-card pack of the {players} "
                                "players at this deal")
     active, hands = deal_cards(state, pack)
-    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": state.dealer,
-                                  "active": list(active), "hands": hands})]
+    return [DEALT(None, {"round": state.rounds_dealt + 1, "dealer": state.dealer,
+                         "active": list(active), "hands": hands})]
 
 
-def standing(state: State, tables) -> list[dict]:
+def standing(state: State, tables: tuple[int, ...]) -> list[Side]:
     return [{"seats": list(team), "score": score} for team, score in zip(state.teams, tables)]
 
 
-def score_round(state: State, action: dict) -> list[dict]:
+def score_round(state: State, action: Action) -> list[Event]:
     if state.phase != ROUND_OVER:
         raise NotYourTurn("no deal is waiting to be scored")
     result = round_result(state)
     table = standing(state, result.tables)
-    events = [event("round_scored", None, {**dump_result(result), "standing": table})]
+    events = [ROUND_SCORED(None, {**dump_result(result), "standing": table})]
     left = [t for t, tables in enumerate(result.tables) if tables > 0]
     if len(left) == 1:  # RULES §1.9: the last team with tables wins
-        events.append(event("match_ended", None, {"winner": list(state.teams[left[0]]), "standing": table}))
+        events.append(MATCH_ENDED(None, {"winner": list(state.teams[left[0]]), "standing": table}))
     return events
 
 
@@ -118,11 +120,13 @@ SYSTEM = {"deal": deal, "score_round": score_round}
 
 # --- player actions ---------------------------------------------------------------------------------
 
-def call(state: State, seat: int, action: dict) -> list[dict]:
-    data = {"seat": seat, "call": action["type"]}
-    if action["type"] == "bid":
-        data.update(value=action["value"], suit=action["suit"], convention=action.get("convention"))
-    events = [event("called", seat, data)]
+def call(state: State, seat: int, action: Action) -> list[Event]:
+    data: CalledData = {"seat": seat, "call": action["type"]}
+    if action["type"] == "bid":  # in this order, as the log has always held them
+        data["value"] = action["value"]
+        data["suit"] = action["suit"]
+        data["convention"] = action.get("convention")
+    events = [CALLED(seat, data)]
     after = evolve(state, events[-1])
     ending = auction_end(after, action["type"])
     if ending is not None:
@@ -130,9 +134,10 @@ def call(state: State, seat: int, action: dict) -> list[dict]:
     return events
 
 
-def auction_end(state: State, last: str) -> dict | None:
+def auction_end(state: State, last: str) -> Event | None:
     """The event that closes the auction after this call, or None while it goes on (RULES §1.5)."""
     rnd = state.round
+    assert rnd is not None
     if last == "redouble":  # the redouble ends the auction at once
         return _contract_event(state)
     if rnd.high_bid is None:
@@ -144,36 +149,43 @@ def auction_end(state: State, last: str) -> dict | None:
     return _contract_event(state) if rnd.pass_count == len(rnd.active) - 1 else None
 
 
-def _contract_event(state: State) -> dict:
+def _contract_event(state: State) -> Event:
     rnd = state.round
+    assert rnd is not None
     high = rnd.high_bid
+    # Called once a bid stands (a redouble, or the passes after a bid): a bid has its value and suit.
+    assert high is not None and high.value is not None and high.suit is not None
     contract = Contract(high.seat, high.value, high.suit, rnd.level)
-    return event("auction_ended", None, {"contract": dump_contract(contract)})
+    return AUCTION_ENDED(None, {"contract": dump_contract(contract)})
 
 
-def _all_pass_event(state: State) -> dict:
+def _all_pass_event(state: State) -> Event:
     rnd = state.round
+    assert rnd is not None
     if state.options.all_pass_contract == "redeal":  # §1.11a.3: the same dealer deals again
-        return event("thrown_in", None, {"dealer": rnd.dealer})
+        return THROWN_IN(None, {"dealer": rnd.dealer})
     first = next_active(state, rnd.dealer, rnd.active)  # dealer+1 counts as the declarer
     contract = Contract(first, 28, "NT", 0, all_pass=True)
-    return event("auction_ended", None, {"contract": dump_contract(contract)})
+    return AUCTION_ENDED(None, {"contract": dump_contract(contract)})
 
 
-def play(state: State, seat: int, action: dict) -> list[dict]:
-    events = [event("played", seat, {"seat": seat, "card": action["card"]})]
+def play(state: State, seat: int, action: Action) -> list[Event]:
+    events = [PLAYED(seat, {"seat": seat, "card": action["card"]})]
     after = evolve(state, events[-1])
-    plays = after.round.trick
-    if len(plays) < len(after.round.active):
+    rnd = after.round
+    assert rnd is not None and rnd.contract is not None  # cards are played under a contract
+    plays = rnd.trick
+    if len(plays) < len(rnd.active):
         return events
-    trump = after.round.contract.trump
+    trump = rnd.contract.trump
     winner = plays[cards.winning_index([p.card for p in plays], trump, RANK_ORDER)].seat
     points = sum(CARD_POINTS[cards.rank_of(p.card)] for p in plays)
-    events.append(event("trick_taken", None, {
+    events.append(TRICK_TAKEN(None, {
         "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}))
     after = evolve(after, events[-1])
+    assert after.round is not None
     if not any(after.round.hands):
-        events.append(event("round_ended", None, {}))
+        events.append(ROUND_ENDED(None, {}))
     return events
 
 

@@ -29,7 +29,8 @@ def stake(base: int, level: int, double_scoring: str) -> tuple[int, str]:
 
 def other_teams_in_order(state: State, declarer: int, active: tuple[int, ...]) -> list[int]:
     """Active teams other than the declarer's, in play order from the seat after the declarer (§1.8)."""
-    order, seat = [], declarer
+    order: list[int] = []
+    seat = declarer
     for _ in range(len(active)):
         seat = next_active(state, seat, active)
         team = team_of(state, seat)
@@ -48,6 +49,7 @@ def settle(tables: list[int], payer: int, payee: int, owed: int) -> Payment:
 
 def round_result(state: State) -> RoundResult:
     rnd = state.round
+    assert rnd is not None and rnd.contract is not None  # a deal played out under its contract
     contract: Contract = rnd.contract
     team = team_of(state, contract.declarer)
     points = card_points(state, rnd)

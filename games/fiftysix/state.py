@@ -7,7 +7,10 @@ Per-team numbers are tuples indexed like `State.teams` (team order = seat order 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import overload
 
+from games.engine import OptionDict, Snapshot
+from games.fiftysix.events import ContractData, ResultData
 from games.fiftysix.options import Options, teams_for
 from games.records import replace
 from games.tricks import Play, Trick, dump_plays, dump_trick, load_plays, load_trick
@@ -106,7 +109,7 @@ class State:
     winner: int | None = None  # team index once the match is over
 
 
-def new_state(options: dict, n_seats: int, first_dealer: int) -> State:
+def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
     opts = Options.from_dict(options)
     teams = teams_for(n_seats, opts.team_format)
     return State(opts, n_seats, teams, (opts.starting_tables,) * len(teams), AWAIT_DEAL, first_dealer)
@@ -140,33 +143,52 @@ def card_points(state: State, rnd: Round) -> tuple[int, ...]:
     return tuple(points)
 
 
-def with_round(state: State, **changes) -> State:
+def with_round(state: State, **changes: object) -> State:
+    assert state.round is not None
     return replace(state, round=replace(state.round, **changes))
 
 
 # --- snapshots --------------------------------------------------------------------------------------
+# The functions of a record that may be missing (the standing bid, the contract) say by overloads that
+# they give None exactly for None.
 
-def _call(c: Call | None) -> dict | None:
+@overload
+def _call(c: Call) -> Snapshot: ...
+@overload
+def _call(c: None) -> None: ...
+def _call(c: Call | None) -> Snapshot | None:
     return None if c is None else {"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit,
                                     "convention": c.convention}
 
 
-def _load_call(d: dict | None) -> Call | None:
+@overload
+def _load_call(d: Snapshot) -> Call: ...
+@overload
+def _load_call(d: None) -> None: ...
+def _load_call(d: Snapshot | None) -> Call | None:
     return None if d is None else Call(d["seat"], d["call"], d["value"], d["suit"], d["convention"])
 
 
-def dump_contract(c: Contract | None) -> dict | None:
+@overload
+def dump_contract(c: Contract) -> ContractData: ...
+@overload
+def dump_contract(c: Contract | None) -> ContractData | None: ...
+def dump_contract(c: Contract | None) -> ContractData | None:
     return None if c is None else {"declarer": c.declarer, "value": c.value, "suit": c.suit,
                                     "doubled": c.level == 1, "redoubled": c.level == 2,
                                     "level": DOUBLING[c.level], "all_pass": c.all_pass}
 
 
-def load_contract(d: dict | None) -> Contract | None:
+@overload
+def load_contract(d: ContractData) -> Contract: ...
+@overload
+def load_contract(d: ContractData | None) -> Contract | None: ...
+def load_contract(d: ContractData | None) -> Contract | None:
     return None if d is None else Contract(d["declarer"], d["value"], d["suit"], DOUBLING.index(d["level"]),
                                            d["all_pass"])
 
 
-def _dump_round(r: Round) -> dict:
+def _dump_round(r: Round) -> Snapshot:
     return {
         "number": r.number, "dealer": r.dealer, "active": list(r.active), "hands": [list(h) for h in r.hands],
         "to_play": r.to_play, "calls": [_call(c) for c in r.calls], "high_bid": _call(r.high_bid),
@@ -176,7 +198,7 @@ def _dump_round(r: Round) -> dict:
     }
 
 
-def _load_round(d: dict) -> Round:
+def _load_round(d: Snapshot) -> Round:
     return Round(
         number=d["number"], dealer=d["dealer"], active=tuple(d["active"]),
         hands=tuple(tuple(h) for h in d["hands"]), to_play=d["to_play"],
@@ -188,7 +210,7 @@ def _load_round(d: dict) -> Round:
     )
 
 
-def dump_result(r: RoundResult) -> dict:
+def dump_result(r: RoundResult) -> ResultData:
     return {
         "round": r.round, "contract": dump_contract(r.contract), "contract_team": r.contract_team,
         "made": r.made, "card_points": list(r.card_points), "base": r.base, "multiplier": r.multiplier,
@@ -199,7 +221,7 @@ def dump_result(r: RoundResult) -> dict:
     }
 
 
-def load_result(d: dict) -> RoundResult:
+def load_result(d: ResultData) -> RoundResult:
     return RoundResult(
         round=d["round"], contract=load_contract(d["contract"]), contract_team=d["contract_team"],
         made=d["made"], card_points=tuple(d["card_points"]), base=d["base"], multiplier=d["multiplier"],
@@ -209,7 +231,7 @@ def load_result(d: dict) -> RoundResult:
     )
 
 
-def dump_state(state: State) -> dict:
+def dump_state(state: State) -> Snapshot:
     return {
         "options": state.options.as_dict(), "n_seats": state.n_seats,
         "teams": [list(t) for t in state.teams], "tables": list(state.tables), "phase": state.phase,
@@ -220,7 +242,7 @@ def dump_state(state: State) -> dict:
     }
 
 
-def load_state(d: dict) -> State:
+def load_state(d: Snapshot) -> State:
     return State(
         options=Options.from_dict(d["options"]), n_seats=d["n_seats"],
         teams=tuple(tuple(t) for t in d["teams"]), tables=tuple(d["tables"]), phase=d["phase"],

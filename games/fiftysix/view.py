@@ -14,7 +14,13 @@ winner, points}], card_points [per team so far, in `standing` order], tricks_won
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypedDict
+
 from games import cards
+from games.engine import View
+from games.events import Event, EventData, Side
+from games.fiftysix.events import DEALT, DealtData
 from games.fiftysix.legal import to_act
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import (
@@ -23,12 +29,12 @@ from games.fiftysix.state import (
 from games.tricks import dump_plays, dump_trick
 
 
-def standing(state: State, tables=None) -> list[dict]:
+def standing(state: State, tables: Sequence[int] | None = None) -> list[Side]:
     tables = state.tables if tables is None else tables
     return [{"seats": list(team), "score": score} for team, score in zip(state.teams, tables)]
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> View:
     result = state.last_result
     last = None if result is None else {**dump_result(result), "standing": standing(state, result.tables)}
     return {
@@ -39,9 +45,9 @@ def view(state: State, seat: int | None) -> dict:
     }
 
 
-def round_view(state: State, seat: int | None) -> dict:
+def round_view(state: State, seat: int | None) -> View:
     rnd = state.round
-    own = seat is not None and 0 <= seat < state.n_seats
+    assert rnd is not None  # the view has a round from the first deal on
     high = rnd.high_bid
     tricks_won = [0] * len(state.teams)
     for trick in rnd.tricks:
@@ -52,7 +58,8 @@ def round_view(state: State, seat: int | None) -> dict:
         "phase": state.phase,
         "to_act": to_act(state),
         "active_seats": list(rnd.active),
-        "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER)) if own else None,
+        "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER))
+        if seat is not None and 0 <= seat < state.n_seats else None,
         "hand_sizes": [len(hand) for hand in rnd.hands],
         "calls": [{"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit, "convention": c.convention}
                   for c in rnd.calls],
@@ -68,18 +75,32 @@ def round_view(state: State, seat: int | None) -> dict:
     }
 
 
-def event_view(event: dict, seat: int | None) -> dict:
+class DealtSeen(TypedDict):
+    round: int
+    dealer: int
+    active: list[int]
+    hands: list[list[str] | None]
+    hand_sizes: list[int]
+
+
+def event_view(event: Event, seat: int | None) -> Event:
     """The event as `seat` may see it: other seats' dealt cards become None, their counts stay."""
-    if event["type"] != "dealt":
-        return event
-    data = event["data"]
+    hide = HIDERS.get(event["type"])
+    return event if hide is None else {**event, "data": hide(event["data"], seat)}
+
+
+def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
-    return {**event, "data": {
+    return {
         "round": data["round"], "dealer": data["dealer"], "active": data["active"],
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
-    }}
+    }
 
 
-def is_round_boundary(event: dict) -> bool:
+# event type -> what a seat may see of its data; `handled_by` has mypy check the hider takes that type's data.
+HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict([DEALT.handled_by(_dealt)])
+
+
+def is_round_boundary(event: Event) -> bool:
     return event["type"] in ("dealt", "round_scored", "thrown_in")

@@ -14,11 +14,12 @@ import random
 from collections import Counter
 
 from games import cards
+from games.engine import Action, View
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER
 
 
-def choose(view: dict, level: str, rng: random.Random) -> dict:
-    legal = view["legal_actions"]
+def choose(view: View, level: str, rng: random.Random) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     return _Basic(view).choose()
@@ -34,19 +35,19 @@ def strength(card: str) -> int:
 
 
 class _Basic:
-    def __init__(self, view: dict):
-        self.legal = view["legal_actions"]
-        self.rnd = view["round"]
-        self.seat = view["seat"]
-        self.trump = self.rnd["trump"]
+    def __init__(self, view: View):
+        self.legal: list[Action] = view["legal_actions"]
+        self.rnd: View = view["round"]
+        self.seat: int = view["seat"]
+        self.trump: str = self.rnd["trump"]
         self.side = next(i for i, s in enumerate(view["standing"]) if self.seat in s["seats"])
-        self.partners = set(view["standing"][self.side]["seats"]) - {self.seat}
-        self.target = self.rnd["target"]
+        self.partners: set[int] = set(view["standing"][self.side]["seats"]) - {self.seat}
+        self.target: int = self.rnd["target"]
         self.n_seats = len(self.rnd["hand_sizes"])
-        self.types = {a["type"] for a in self.legal}
-        self.plays = [a["card"] for a in self.legal if a["type"] == "play"]
+        self.types: set[str] = {a["type"] for a in self.legal}
+        self.plays: list[str] = [a["card"] for a in self.legal if a["type"] == "play"]
 
-    def choose(self) -> dict:
+    def choose(self) -> Action:
         if "declare_out" in self.types and self.total() >= self.target:
             return {"type": "declare_out"}
         if "exchange" in self.types:
@@ -64,14 +65,15 @@ class _Basic:
     # --- what the bot knows -------------------------------------------------------------------------
 
     def total(self) -> int:
-        return self.rnd["card_points"][self.side] + self.rnd["meld_points"][self.side]
+        total: int = self.rnd["card_points"][self.side] + self.rnd["meld_points"][self.side]
+        return total
 
     def is_trump(self, card: str) -> bool:
         return cards.suit_of(card) == self.trump
 
     def unseen(self) -> set[str]:
         """Cards another seat may hold or may still draw (counting both copies in the two-deck game)."""
-        seen = Counter(self.rnd["hand"])
+        seen: Counter[str] = Counter(self.rnd["hand"])
         seen.update(p["card"] for t in self.rnd["tricks"] for p in t["cards"])
         seen.update(p["card"] for p in self.rnd["trick"])
         if self.rnd["trump_card"]:
@@ -82,7 +84,7 @@ class _Basic:
     def sure_winners(self) -> list[str]:
         """Own trumps that no unseen trump can beat, from the top down."""
         unseen = {c for c in self.unseen() if self.is_trump(c)}
-        winners = []
+        winners: list[str] = []
         for card in sorted((c for c in self.rnd["hand"] if self.is_trump(c)), key=strength, reverse=True):
             if any(strength(u) > strength(card) for u in unseen):
                 break
@@ -117,7 +119,9 @@ class _Basic:
         """The card winning the trick so far, and its seat (RULES §0.4)."""
         trick = self.rnd["trick"]
         best = trick[cards.winning_index([p["card"] for p in trick], self.trump, RANK_ORDER)]
-        return best["card"], best["seat"]
+        card: str = best["card"]
+        seat: int = best["seat"]
+        return card, seat
 
     def follow(self) -> str:
         led, leader = self.best_so_far()  # the card to beat, not just the last one played

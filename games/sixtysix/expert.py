@@ -15,9 +15,10 @@ match after the deal, so a point counts for more when the match is close to its 
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from games.bots import action_key as key
+from games.engine import Action, View
 from games.sixtysix import bots as basic
 from games.sixtysix import expert_multi
 from games.sixtysix.expert_match import match_utility
@@ -32,23 +33,23 @@ from games.sixtysix.state import ROUND_OVER, State
 SOLVE_COST = ((8, 2), (10, 4))
 
 
-def candidates(view: dict) -> list[dict]:
+def candidates(view: View) -> list[Action]:
     """The legal actions worth searching. Two are dominated and never tried: keeping the trump 9 when
     it can be exchanged (the higher trump is never worse to hold, and every other action stays
     available after the exchange), and leading the K or Q of a marriage that could be shown first
     (showing it, then leading the same card, only adds the marriage)."""
-    legal = view["legal_actions"]
+    legal: list[Action] = view["legal_actions"]
     if {"type": "exchange"} in legal:
         return [{"type": "exchange"}]
     meldable = {a["suit"] for a in legal if a["type"] == "meld"}
     return [a for a in legal if not (a["type"] == "play" and a["card"][0] in "KQ" and a["card"][1] in meldable)]
 
 
-def utility_of(view: dict) -> Utility:
+def utility_of(view: View) -> Utility:
     return match_utility([s["score"] for s in view["standing"]], view["options"].get("match_target", 7))
 
 
-def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
+def evaluate(view: View, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
     """Estimated value of each legal action, or None where the expert has no search (then basic)."""
     if expert_multi.supported(view):
         return expert_multi.evaluate(view, rng, samples, stop)  # 3p and 4p: Monte Carlo via the engine
@@ -60,8 +61,10 @@ def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bo
     return _rolled_out(view, utility, rng, samples, stop)
 
 
-def _solved(view: dict, world: State, utility: Utility, rng, samples: int, stop) -> dict[str, float]:
+def _solved(view: View, world: State, utility: Utility, rng: random.Random, samples: int,
+            stop: Callable[[], bool]) -> dict[str, float]:
     exact = view["round"]["stock_size"] == 0  # nothing hidden but the other hand: one world is all
+    assert world.round is not None
     cards_left = sum(len(h) for h in world.round.hands)
     cost = next((c for n, c in SOLVE_COST if cards_left <= n), 8)
     worlds = 1 if exact else max(1, samples // cost)
@@ -76,8 +79,10 @@ def _solved(view: dict, world: State, utility: Utility, rng, samples: int, stop)
     return {k: v / worlds for k, v in totals.items()}
 
 
-def _rolled_out(view: dict, utility: Utility, rng, samples: int, stop) -> dict[str, float]:
-    seat, legal = view["seat"], candidates(view)
+def _rolled_out(view: View, utility: Utility, rng: random.Random, samples: int,
+                stop: Callable[[], bool]) -> dict[str, float]:
+    seat: int = view["seat"]
+    legal = candidates(view)
     if len(legal) == 1:
         return {key(legal[0]): 0.0}  # nothing to weigh
     worlds = max(2, samples // len(legal))
@@ -100,7 +105,8 @@ def value_after(state: State, me: int, utility: Utility) -> float:
     return playout(state, me, utility)
 
 
-def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict | None]:
+def choose(view: View, rng: random.Random, samples: int,
+           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
     values = evaluate(view, rng, samples, stop)
     if values is None:
         return basic.choose(view, "basic", rng), None

@@ -11,6 +11,7 @@ are left out. Match wins depend on the standing only through the points each sid
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 from games.sixtysix.expert_solver import Utility
@@ -29,7 +30,7 @@ def win_chance(need: int, other_needs: int) -> float:
                for k, p in DEAL_POINTS.items())
 
 
-def match_utility(scores, target: int) -> Utility:
+def match_utility(scores: Sequence[int], target: int) -> Utility:
     """Seat 0's value of a deal's game points, from the standing `scores` (per seat) before it."""
     need, other_needs = target - scores[0], target - scores[1]
 

@@ -16,16 +16,17 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from collections.abc import Callable
 
 from games import cards
 from games.bots import action_key as key
+from games.engine import Action, OptionDict, View
 from games.records import replace
 from games.sixtysix import bots as basic
 from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_world import apply, options_of
 from games.sixtysix.legal import follow_options, legal_actions
-from games.sixtysix.options import RANK_ORDER, deck, spec_of, stock_size as initial_stock
+from games.sixtysix.options import RANK_ORDER, Variant, deck, spec_of, stock_size as initial_stock
 from games.sixtysix.rules import PLAYER
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
@@ -33,6 +34,8 @@ from games.sixtysix.state import (
     stock_open, tricks_won,
 )
 from games.tricks import dump_plays, dump_trick, load_plays, load_trick
+
+Hands = tuple[tuple[str, ...], ...]
 
 MAX_WORLDS = 12  # more worlds than this cost more time than they are worth on two cores
 # Playouts through the engine cost about their number of cards left: worlds x actions x cards left in
@@ -43,25 +46,25 @@ MAX_STEPS = 400  # a playout never needs this many engine actions; a guard again
 SORT = cards.sort_key(RANK_ORDER)
 
 
-def supported(view: dict) -> bool:
+def supported(view: View) -> bool:
     rnd = view["round"]
     return (len(rnd["hand_sizes"]) > 2 if rnd else False) and rnd["hand"] is not None and bool(view["legal_actions"])
 
 
 # --- what the view shows ----------------------------------------------------------------------------
 
-def _played_by(rnd: dict, seat: int) -> Counter:
+def _played_by(rnd: View, seat: int) -> Counter[str]:
     plays = [p for t in rnd["tricks"] for p in t["cards"]] + list(rnd["trick"])
     return Counter(p["card"] for p in plays if p["seat"] == seat)
 
 
-def meld_used(rnd: dict, seat: int) -> Counter:
+def meld_used(rnd: View, seat: int) -> Counter[str]:
     """The marriage cards a seat showed and has not played since (the engine's `meld_used`)."""
     shown = Counter(r + m["suit"] for m in rnd["melds"] if m["seat"] == seat for r in "KQ")
     return shown - _played_by(rnd, seat)
 
 
-def known_in_hand(view: dict, seat: int) -> Counter:
+def known_in_hand(view: View, seat: int) -> Counter[str]:
     """Cards another seat is known to hold: marriage cards shown, pagat's card dealt face up."""
     rnd = view["round"]
     known = meld_used(rnd, seat)
@@ -71,24 +74,26 @@ def known_in_hand(view: dict, seat: int) -> Counter:
     return known
 
 
-def _strict_from(view: dict) -> int:
+def _strict_from(view: View) -> int:
     """Index of the first trick played under strict follow rules (RULES §2.3)."""
     rnd, opts = view["round"], options_of(view)
     spec_stock = initial_stock(_spec(opts))
     if spec_stock == 0:
         return 0  # pagat 3p: strict from the first trick
-    if rnd["tricks_at_close"] is not None:
-        return sum(rnd["tricks_at_close"])
+    at_close: list[int] | None = rnd["tricks_at_close"]
+    if at_close is not None:
+        return sum(at_close)
     return spec_stock // len(rnd["hand_sizes"])  # draws after each trick exhaust the stock then
 
 
-def _spec(opts: dict):
+def _spec(opts: OptionDict) -> Variant:
     return spec_of(opts.get("variant", "2p24"), opts.get("three_player_mode", "talon_with_dead_cards"))
 
 
-def lacking(view: dict) -> dict[int, set[str]]:
+def lacking(view: View) -> dict[int, set[str]]:
     """Per seat, the cards it cannot hold: what it failed to follow, trump or beat under strict play."""
-    rnd, trump = view["round"], view["round"]["trump"]
+    rnd: View = view["round"]
+    trump: str = rnd["trump"]
     pack = set(cards.pack(RANK_ORDER))
     lacks: dict[int, set[str]] = {s: set() for s in range(len(rnd["hand_sizes"]))}
     start = _strict_from(view)
@@ -116,7 +121,7 @@ def lacking(view: dict) -> dict[int, set[str]]:
     return lacks
 
 
-def unseen(view: dict) -> list[str]:
+def unseen(view: View) -> list[str]:
     """The cards whose place the seat does not know (other hands, stock, dead cards), as a list."""
     rnd, seat = view["round"], view["seat"]
     pool = Counter(deck(options_of(view)))
@@ -133,7 +138,7 @@ def unseen(view: dict) -> list[str]:
 
 # --- sampling -----------------------------------------------------------------------------------------
 
-def sample(view: dict, rng: random.Random, tries: int = 30) -> State:
+def sample(view: View, rng: random.Random, tries: int = 30) -> State:
     """One engine state consistent with the view."""
     rnd, seat = view["round"], view["seat"]
     n = len(rnd["hand_sizes"])
@@ -162,9 +167,11 @@ def sample(view: dict, rng: random.Random, tries: int = 30) -> State:
     return _state(view, hands, pool)
 
 
-def _state(view: dict, hands: tuple, rest: list[str]) -> State:
+def _state(view: View, hands: Hands, rest: list[str]) -> State:
     rnd, n = view["round"], len(view["round"]["hand_sizes"])
     size = rnd["stock_size"]
+    trump_card: str | None
+    stock: tuple[str, ...]
     if size == 0:
         trump_card, stock, dead = None, (), tuple(rest)
     elif rnd["trump_card"] is not None:
@@ -173,7 +180,7 @@ def _state(view: dict, hands: tuple, rest: list[str]) -> State:
         trump_card, stock, dead = rest[size - 1], tuple(rest[:size - 1]), tuple(rest[size:])
     tricks = tuple(load_trick(t) for t in rnd["tricks"])
     melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
-    used = []
+    used: list[tuple[str, ...]] = []
     for s in range(n):
         held = Counter(hands[s])
         used.append(tuple((meld_used(rnd, s) & held).elements()))
@@ -198,9 +205,10 @@ def _state(view: dict, hands: tuple, rest: list[str]) -> State:
 
 # --- playouts ------------------------------------------------------------------------------------------
 
-def bot_view(state: State, seat: int, legal: list[dict]) -> dict:
+def bot_view(state: State, seat: int, legal: list[Action]) -> View:
     """The parts of the seat's view the basic player reads."""
     rnd = state.round
+    assert rnd is not None
     return {
         "seat": seat, "legal_actions": legal,
         "standing": [{"seats": list(side), "score": score} for side, score in zip(state.sides, state.scores)],
@@ -216,11 +224,12 @@ def bot_view(state: State, seat: int, legal: list[dict]) -> dict:
     }
 
 
-def _legal(state: State, seat: int) -> list[dict]:
+def _legal(state: State, seat: int) -> list[Action]:
     """The engine's legal_actions; a follower's plays computed directly (the same list, faster)."""
     if state.phase != FOLLOW:
         return legal_actions(state, seat)
     rnd = state.round
+    assert rnd is not None
     allowed = follow_options(rnd.hands[seat], [p.card for p in rnd.trick], rnd.trump_suit, not stock_open(rnd))
     return [{"type": "play", "card": c} for c in sorted(set(allowed), key=SORT)]
 
@@ -229,6 +238,7 @@ def play_out(state: State, rng: random.Random) -> State:
     for _ in range(MAX_STEPS):
         if state.phase == ROUND_OVER:
             return state
+        assert state.round is not None
         seat = state.round.to_play
         legal = _legal(state, seat)
         action = legal[0] if len(legal) == 1 else basic.choose(bot_view(state, seat, legal), "basic", rng)
@@ -247,9 +257,10 @@ def value(state: State, seat: int) -> float:
     return float(game[mine] - sum(g for i, g in enumerate(game) if i != mine))
 
 
-def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
+def evaluate(view: View, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float] | None:
     """Average value of each legal action over sampled worlds (None if no world fits: then basic)."""
-    seat, legal = view["seat"], view["legal_actions"]
+    seat: int = view["seat"]
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return {key(legal[0]): 0.0}
     rnd = view["round"]

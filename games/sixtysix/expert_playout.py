@@ -28,6 +28,7 @@ class Deal:
 
     def __init__(self, state: State):
         rnd, opts = state.round, state.options
+        assert rnd is not None
         self.state, self.opts = state, opts
         self.trump, self.target = rnd.trump_suit, opts.spec.target
         self.exchange_card = opts.spec.exchange_rank + rnd.trump_suit
@@ -38,12 +39,12 @@ class Deal:
         self.tricks_at_close, self.totals_at_close = rnd.tricks_at_close, rnd.totals_at_close
         (p, w, self.last) = summary(rnd.tricks)
         self.points, self.won = list(p), list(w)
-        self.trick = [(p.seat, p.card) for p in rnd.trick]
+        self.trick: list[tuple[int, str]] = [(p.seat, p.card) for p in rnd.trick]
         self.played = {p.card for t in rnd.tricks for p in t.plays} | {c for _, c in self.trick}
         self.melded = {m.suit for m in rnd.melds}
         self.turn_meld, self.to_play = rnd.turn_meld, rnd.to_play
         self.phase = {LEAD: "lead", FOLLOW: "follow", AFTER_TRICK: "after"}[state.phase]
-        self.declarer = None
+        self.declarer: int | None = None
 
     # --- facts ------------------------------------------------------------------------------------
 
@@ -154,6 +155,7 @@ class Deal:
     def exchange(self, seat: int) -> None:
         hand = self.hands[seat]
         hand.remove(self.exchange_card)
+        assert self.face is not None  # the stock is open: its face-up card is there
         hand.append(self.face)
         self.face = self.exchange_card
 
@@ -177,6 +179,7 @@ class Deal:
             if self.stock:
                 self.hands[seat].append(self.stock.pop(0))
             else:
+                assert self.face is not None  # the last card drawn from an open stock is the face-up one
                 self.hands[seat].append(self.face)
                 self.face = None
         self.phase = "lead"

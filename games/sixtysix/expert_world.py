@@ -12,46 +12,51 @@ from __future__ import annotations
 import random
 from dataclasses import fields
 
+from collections.abc import Iterable
+
 from games import cards
+from games.engine import Action, OptionDict, View
 from games.records import replace
 from games.sixtysix.evolve import evolve
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, deck
 from games.sixtysix.rules import decide
 from games.sixtysix.state import Meld, Round, State, new_state
-from games.tricks import load_plays, load_trick
+from games.tricks import Trick, load_plays, load_trick
+
+Hands = tuple[tuple[str, ...], ...]
 
 
-def supported(view: dict) -> bool:
+def supported(view: View) -> bool:
     rnd = view["round"]
     return (view["options"].get("variant", "2p24").startswith("2p") and rnd is not None
             and rnd["hand"] is not None and bool(view["legal_actions"]))
 
 
-def options_of(view: dict) -> dict:
+def options_of(view: View) -> OptionDict:
     """The match options the engine knows (the table adds first_dealer and timers beside them)."""
     names = {f.name for f in fields(Options)}
     return {k: v for k, v in view["options"].items() if k in names}
 
 
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     """The world after a seat's action, through the engine's own decide and evolve."""
     for event in decide(state, seat, action):
         state = evolve(state, event)
     return state
 
 
-def played_cards(rnd: dict) -> list[str]:
+def played_cards(rnd: View) -> list[str]:
     return [p["card"] for t in rnd["tricks"] for p in t["cards"]] + [p["card"] for p in rnd["trick"]]
 
 
-def known_in_hand(rnd: dict, seat: int) -> list[str]:
+def known_in_hand(rnd: View, seat: int) -> list[str]:
     """Cards a seat has shown in a marriage and not played yet."""
     gone = set(played_cards(rnd))
     shown = [r + m["suit"] for m in rnd["melds"] if m["seat"] == seat for r in "KQ"]
     return [c for c in shown if c not in gone]
 
 
-def unseen(view: dict) -> list[str]:
+def unseen(view: View) -> list[str]:
     """Cards whose place the seat does not know (another hand, the stock, or a closed stock's cards)."""
     rnd, seat = view["round"], view["seat"]
     known = set(rnd["hand"]) | set(played_cards(rnd))
@@ -63,12 +68,12 @@ def unseen(view: dict) -> list[str]:
     return [c for c in deck(options_of(view)) if c not in known]
 
 
-def sample(view: dict, rng: random.Random) -> State:
+def sample(view: View, rng: random.Random) -> State:
     """One engine state consistent with the view."""
     rnd, seat = view["round"], view["seat"]
     pool = unseen(view)
     rng.shuffle(pool)
-    hands = []
+    hands: list[tuple[str, ...]] = []
     for other, size in enumerate(rnd["hand_sizes"]):
         if other == seat:
             hands.append(tuple(rnd["hand"]))
@@ -84,11 +89,12 @@ def sample(view: dict, rng: random.Random) -> State:
     return _state(view, tuple(hands), trump_card, stock)
 
 
-def lacking(rnd: dict, seat: int) -> set[str]:
+def lacking(rnd: View, seat: int) -> set[str]:
     """Cards `seat` cannot hold: what strict play (after closing) showed it lacked when following."""
     if rnd["closer"] is None:
         return set()
-    trump, lacks = rnd["trump"], set()
+    trump: str = rnd["trump"]
+    lacks: set[str] = set()
     for trick in rnd["tricks"][sum(rnd["tricks_at_close"]):]:
         lead, follow = trick["cards"][0], trick["cards"][-1]
         if follow["seat"] != seat:
@@ -103,18 +109,19 @@ def lacking(rnd: dict, seat: int) -> set[str]:
     return {c for c in cards.pack(RANK_ORDER) if c in lacks or cards.suit_of(c) in lacks}
 
 
-def _stock(rnd: dict, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
+def _stock(rnd: View, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
     """The trump card under the stock and the stock above it. Once closed, neither is shown: the
     sampled cards stand for both (they are out of play)."""
-    size = rnd["stock_size"]
+    size: int = rnd["stock_size"]
+    trump_card: str | None = rnd["trump_card"]
     if size == 0:
         return None, ()
-    if rnd["trump_card"] is not None:
-        return rnd["trump_card"], tuple(pool[:size - 1])
+    if trump_card is not None:
+        return trump_card, tuple(pool[:size - 1])
     return pool[size - 1], tuple(pool[:size - 1])
 
 
-def _state(view: dict, hands: tuple, trump_card: str | None, stock: tuple) -> State:
+def _state(view: View, hands: Hands, trump_card: str | None, stock: tuple[str, ...]) -> State:
     rnd, n = view["round"], len(view["round"]["hand_sizes"])
     tricks = tuple(load_trick(t) for t in rnd["tricks"])
     melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
@@ -137,7 +144,7 @@ def _state(view: dict, hands: tuple, trump_card: str | None, stock: tuple) -> St
                    rounds_dealt=rnd["number"], round=rounds)
 
 
-def _totals_at(tricks: tuple, melds: tuple, n: int) -> tuple[int, ...]:
+def _totals_at(tricks: tuple[Trick, ...], melds: tuple[Meld, ...], n: int) -> tuple[int, ...]:
     """Card points and active marriages per seat after these tricks (2p: a side is a seat)."""
     points = [0] * n
     for t in tricks:
@@ -149,5 +156,5 @@ def _totals_at(tricks: tuple, melds: tuple, n: int) -> tuple[int, ...]:
     return tuple(points)
 
 
-def trick_points(plays) -> int:
+def trick_points(plays: Iterable[str]) -> int:
     return sum(CARD_POINTS[cards.rank_of(c)] for c in plays)

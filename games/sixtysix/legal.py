@@ -10,8 +10,10 @@ Rules of this file:
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games import cards
-from games.engine import TurnTable
+from games.engine import Action, TurnTable
 from games.errors import RuleError
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
@@ -54,7 +56,7 @@ def has_free_marriage(hand: tuple[str, ...], used: tuple[str, ...], suit: str) -
     return all(hand.count(card) > used.count(card) for card in marriage_cards(suit))
 
 
-def follow_options(hand, trick: list[str], trump: str, strict: bool) -> list[str]:
+def follow_options(hand: Sequence[str], trick: list[str], trump: str, strict: bool) -> list[str]:
     """Cards a follower may play (RULES §2.3): anything in phase 1, the strict duty in phase 2."""
     if not trick or not strict:
         return list(hand)
@@ -68,11 +70,15 @@ def follow_options(hand, trick: list[str], trump: str, strict: bool) -> list[str
 
 
 def _strict(state: State) -> bool:
+    assert state.round is not None
     return not stock_open(state.round)
 
 
-def check_play(state: State, seat: int, action: dict) -> None:
+# A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
+
+def check_play(state: State, seat: int, action: Action) -> None:
     rnd, card = state.round, action["card"]
+    assert rnd is not None
     if card not in rnd.hands[seat]:
         raise RuleError("66 §2.3", f"you do not hold {card}")
     if state.phase == LEAD and rnd.turn_meld and card not in marriage_cards(rnd.turn_meld):
@@ -86,8 +92,9 @@ def check_play(state: State, seat: int, action: dict) -> None:
                                        f"{', '.join(sorted(set(allowed)))} to {' '.join(trick)}")
 
 
-def check_meld(state: State, seat: int, action: dict) -> None:
+def check_meld(state: State, seat: int, action: Action) -> None:
     rnd, suit = state.round, action["suit"]
+    assert rnd is not None
     if rnd.turn_meld:
         raise RuleError("66 §2.5", f"one marriage per lead: you already showed {rnd.turn_meld}")
     # Without a talon (pagat 3p) there is no phase 1: marriages are shown at any lead (RULES §2.12).
@@ -98,8 +105,9 @@ def check_meld(state: State, seat: int, action: dict) -> None:
         raise RuleError("66 §2.5", f"you need {k} and {q}, not used in another marriage, to meld {suit}")
 
 
-def check_exchange(state: State, seat: int, action: dict) -> None:
+def check_exchange(state: State, seat: int, action: Action) -> None:
     rnd, opts = state.round, state.options
+    assert rnd is not None
     exchange_card = opts.spec.exchange_rank + rnd.trump_suit
     if not stock_open(rnd):
         raise RuleError("66 §2.6", "the trump card can be exchanged only while the stock is open")
@@ -113,15 +121,16 @@ def check_exchange(state: State, seat: int, action: dict) -> None:
         raise RuleError("66 §2.6", f"exchanging needs at least {opts.min_stock_for_exchange} cards in the stock")
 
 
-def check_close(state: State, seat: int, action: dict) -> None:
+def check_close(state: State, seat: int, action: Action) -> None:
     rnd, opts = state.round, state.options
+    assert rnd is not None
     if not stock_open(rnd):
         raise RuleError("66 §2.7", "the stock is already closed or exhausted")
     if stock_size(rnd) < opts.min_stock_to_close:
         raise RuleError("66 §2.7", f"closing needs at least {opts.min_stock_to_close} cards in the stock")
 
 
-def check_nothing(state: State, seat: int, action: dict) -> None:
+def check_nothing(state: State, seat: int, action: Action) -> None:
     """declare_out and draw have no condition beyond their phase (RULES §2.13a.3)."""
 
 
@@ -131,7 +140,8 @@ CHECKS = {
 }
 
 
-def candidates(state: State, seat: int) -> list[dict]:
+def candidates(state: State, seat: int) -> list[Action]:
+    assert state.round is not None
     hand = state.round.hands[seat]
     plays = sorted(set(hand), key=cards.sort_key(RANK_ORDER))
     return ([{"type": "play", "card": c} for c in plays]

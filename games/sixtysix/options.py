@@ -34,6 +34,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import cards
+from games.engine import OptionDict
 from games.errors import OptionError
 from games.options import OptionRecord, boolean, choice, whole_number
 
@@ -84,7 +85,7 @@ BOOLEANS = ("close_before_draw", "meld_after_close", "non_closer_may_exchange_at
 COUNTS = ("min_stock_to_close", "min_stock_for_exchange")
 
 # What each profile changes in the defaults (RULES §2.12, last paragraph).
-PROFILES = {
+PROFILES: dict[str, OptionDict] = {
     "sixty_six": {},
     "schnapsen": {"variant": "2p20", "meld_after_close": True, "last_trick_rule": "last_trick_wins_one_point",
                   "closed_scoring": "at_closing", "min_stock_to_close": 4, "close_before_draw": False},
@@ -121,7 +122,7 @@ def spec_of(variant: str, three_player_mode: str = "talon_with_dead_cards") -> V
     return PAGAT_3P if variant == "3p" and three_player_mode == "pagat_no_talon" else VARIANTS[variant]
 
 
-def normalize_options(options: dict | None, n_seats: int) -> dict:
+def normalize_options(options: OptionDict | None, n_seats: int) -> OptionDict:
     """The options with defaults filled in, or OptionError(field, message) for the first bad one."""
     raw = dict(options or {})
     for name in raw:
@@ -197,12 +198,12 @@ def stock_size(variant: Variant) -> int:
     return variant.pack_size - variant.players * sum(variant.batches) - variant.dead
 
 
-def deck(options: dict) -> list[str]:
+def deck(options: OptionDict) -> list[str]:
     """The unshuffled pack of the variant (two copies of each card in 4p)."""
     spec = spec_of(options.get("variant", "2p24"), options.get("three_player_mode", "talon_with_dead_cards"))
     return cards.pack(spec.ranks) * spec.copies
 
 
-def seat_counts(options: dict) -> set[int]:
+def seat_counts(options: OptionDict) -> set[int]:
     name = options.get("variant", "2p24")
     return {VARIANTS[name].players} if name in VARIANTS else set()

@@ -7,11 +7,15 @@ scores against each opponent, and "the opponent scores 2/3" pays each other play
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.sixtysix.state import (
-    RoundResult, State, card_points, meld_points, side_of, tricks_won,
+    Round, RoundResult, State, card_points, meld_points, side_of, tricks_won,
 )
+
+Points = tuple[int, ...]  # per side
+PerOpponent = Callable[[int], int]  # side index -> game points
 
 
 @dataclass(frozen=True)
@@ -35,7 +39,7 @@ def two_or_three(tricks: int) -> int:
 
 def last_trick_points(state: State) -> tuple[int, ...]:
     """+10 for the last trick of a deal played out with the stock exhausted (plus10 rule only)."""
-    rnd = state.round
+    rnd = _ended(state)
     points = [0] * len(state.sides)
     played_out = rnd.declarer is None and bool(rnd.tricks)
     if played_out and rnd.closer is None and state.options.last_trick_rule == "plus10":
@@ -43,8 +47,20 @@ def last_trick_points(state: State) -> tuple[int, ...]:
     return tuple(points)
 
 
+def _ended(state: State) -> Round:
+    """The deal being scored (the state of a match before its first deal has none)."""
+    assert state.round is not None
+    return state.round
+
+
+def _at_close(rnd: Round) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Tricks and totals per side when the stock was closed: only read once it has been."""
+    assert rnd.tricks_at_close is not None and rnd.totals_at_close is not None
+    return rnd.tricks_at_close, rnd.totals_at_close
+
+
 def round_result(state: State) -> RoundResult:
-    rnd = state.round
+    rnd = _ended(state)
     cards, melds, last = card_points(state, rnd), meld_points(state, rnd), last_trick_points(state)
     totals = tuple(c + m + b for c, m, b in zip(cards, melds, last))
     tricks = tricks_won(state, rnd)
@@ -65,19 +81,19 @@ def opponents(state: State, side: int) -> list[int]:
     return [i for i in range(len(state.sides)) if i != side]
 
 
-def _winner_takes(state: State, side: int, per_opponent) -> tuple[int, ...]:
+def _winner_takes(state: State, side: int, per_opponent: PerOpponent) -> tuple[int, ...]:
     """`side` scores per_opponent(o) from each opponent o, added up."""
     total = sum(per_opponent(o) for o in opponents(state, side))
     return tuple(total if i == side else 0 for i in range(len(state.sides)))
 
 
-def _each_opponent_takes(state: State, side: int, per_opponent) -> tuple[int, ...]:
+def _each_opponent_takes(state: State, side: int, per_opponent: PerOpponent) -> tuple[int, ...]:
     """Every opponent o of `side` scores per_opponent(o)."""
     return tuple(0 if i == side else per_opponent(i) for i in range(len(state.sides)))
 
 
 def _outcome(state: State, totals: tuple[int, ...], tricks: tuple[int, ...]) -> Outcome:
-    rnd = state.round
+    rnd = _ended(state)
     if rnd.declarer is not None:
         return _declared(state, side_of(state, rnd.declarer), totals, tricks)
     if rnd.closer is not None:
@@ -85,30 +101,33 @@ def _outcome(state: State, totals: tuple[int, ...], tricks: tuple[int, ...]) -> 
     return _exhausted_played_out(state, totals, tricks)
 
 
-def _closer_wins(state: State, side: int, totals, tricks) -> tuple[int, ...]:
+def _closer_wins(state: State, side: int, totals: Points, tricks: Points) -> tuple[int, ...]:
     """The win scale against each opponent for a declarer who closed or never saw a close (A1)."""
-    rnd, half = state.round, state.options.schneider_threshold
+    rnd, half = _ended(state), state.options.schneider_threshold
     by_closer = rnd.closer is not None and side_of(state, rnd.closer) == side
     if by_closer and state.options.closed_scoring == "at_closing":
-        return _winner_takes(state, side, lambda o: win_scale(rnd.tricks_at_close[o], rnd.totals_at_close[o], half))
+        tricks_then, totals_then = _at_close(rnd)
+        return _winner_takes(state, side, lambda o: win_scale(tricks_then[o], totals_then[o], half))
     return _winner_takes(state, side, lambda o: win_scale(tricks[o], totals[o], half))
 
 
-def _declared(state: State, d: int, totals, tricks) -> Outcome:
-    rnd, opts = state.round, state.options
+def _declared(state: State, d: int, totals: Points, tricks: Points) -> Outcome:
+    rnd, opts = _ended(state), state.options
     closer = None if rnd.closer is None else side_of(state, rnd.closer)
     target = opts.spec.target
     said = f"seat {rnd.declarer} declared out with {totals[d]}"
     if totals[d] >= target and closer in (None, d):
         return Outcome("A1", _closer_wins(state, d, totals, tricks),
                        f"{said}; opponents have {_list(tricks, d)} trick(s) and {_list(totals, d)} points")
-    if totals[d] >= target:
-        none_then = rnd.tricks_at_close[d] == 0
-        return Outcome("A2", _winner_takes(state, d, lambda o: two_or_three(rnd.tricks_at_close[d])),
+    if totals[d] >= target:  # another side closed
+        tricks_then = _at_close(rnd)[0]
+        none_then = tricks_then[d] == 0
+        return Outcome("A2", _winner_takes(state, d, lambda o: two_or_three(tricks_then[d])),
                        f"{said} against the closer; {'no' if none_then else 'some'} tricks when the stock was closed")
     if closer == d:
-        return Outcome("B1", _each_opponent_takes(state, d, lambda o: two_or_three(rnd.tricks_at_close[o])),
-                       f"{said}, short of {target}, after closing; opponents had {_list(rnd.tricks_at_close, d)} "
+        tricks_then = _at_close(rnd)[0]
+        return Outcome("B1", _each_opponent_takes(state, d, lambda o: two_or_three(tricks_then[o])),
+                       f"{said}, short of {target}, after closing; opponents had {_list(tricks_then, d)} "
                        "trick(s) at closing")
     if opts.false_declaration == "mirror":
         half = opts.schneider_threshold
@@ -118,19 +137,21 @@ def _declared(state: State, d: int, totals, tricks) -> Outcome:
                    f"{said}, short of {target}; opponents have {_list(tricks, d)} trick(s)")
 
 
-def _closed_played_out(state: State, totals, tricks) -> Outcome:
-    rnd, target = state.round, state.options.spec.target
+def _closed_played_out(state: State, totals: Points, tricks: Points) -> Outcome:
+    rnd, target = _ended(state), state.options.spec.target
+    assert rnd.closer is not None
     c = side_of(state, rnd.closer)
     if side_of(state, rnd.tricks[-1].winner) == c and totals[c] >= target:
         return Outcome("C1", _closer_wins(state, c, totals, tricks),
                        f"closer seat {rnd.closer} took the last trick with {totals[c]}: counted as declared")
-    return Outcome("C1", _each_opponent_takes(state, c, lambda o: two_or_three(rnd.tricks_at_close[o])),
+    tricks_then = _at_close(rnd)[0]
+    return Outcome("C1", _each_opponent_takes(state, c, lambda o: two_or_three(tricks_then[o])),
                    f"closer seat {rnd.closer} failed with {totals[c]}; opponents had "
-                   f"{_list(rnd.tricks_at_close, c)} trick(s) at closing")
+                   f"{_list(tricks_then, c)} trick(s) at closing")
 
 
-def _exhausted_played_out(state: State, totals, tricks) -> Outcome:
-    rnd, opts = state.round, state.options
+def _exhausted_played_out(state: State, totals: Points, tricks: Points) -> Outcome:
+    rnd, opts = _ended(state), state.options
     last = side_of(state, rnd.tricks[-1].winner)
     if opts.last_trick_rule == "last_trick_wins_one_point":
         return Outcome("C2", _winner_takes(state, last, lambda o: 1), "all cards played: the last trick wins the deal")
@@ -143,7 +164,7 @@ def _exhausted_played_out(state: State, totals, tricks) -> Outcome:
                    f"all cards played, higher total {best} against {_list(totals, w)}")
 
 
-def _list(values, side: int) -> str:
+def _list(values: Sequence[int], side: int) -> str:
     """The opponents' values, for the reason text: "14", or "14 and 30" with three players."""
     return " and ".join(str(v) for i, v in enumerate(values) if i != side)
 
@@ -155,7 +176,7 @@ def next_dealer(state: State, game_points: tuple[int, ...]) -> int:
     when that is a partnership or two players, the first of them from the current dealer on deals
     (so a dealer on that side keeps the deal).
     """
-    rule, dealer, n = state.options.dealer_rule, state.round.dealer, state.n_seats
+    rule, dealer, n = state.options.dealer_rule, _ended(state).dealer, state.n_seats
     if not any(game_points) or rule == "alternate":
         return (dealer + 1) % n
     scoring = rule == "winner_deals"

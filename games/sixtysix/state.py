@@ -7,10 +7,13 @@ per seat, the cards of the hand already used in a marriage, so a K or Q counts i
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
+from games.engine import OptionDict, Snapshot
 from games.records import replace
+from games.sixtysix.events import ResultData
 from games.sixtysix.options import Options
 from games.tricks import Play, Trick, dump_plays, load_plays
 
@@ -88,7 +91,7 @@ class State:
     winner: int | None = None  # side index once the match is over
 
 
-def new_state(options: dict, n_seats: int, first_dealer: int) -> State:
+def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
     opts = Options.from_dict(options)
     if opts.spec.partnerships:
         sides = tuple(tuple(range(first, n_seats, 2)) for first in range(2))  # {0,2}, {1,3}
@@ -154,13 +157,14 @@ def running_totals(state: State, rnd: Round) -> tuple[int, ...]:
     return tuple(c + m for c, m in zip(card_points(state, rnd), meld_points(state, rnd)))
 
 
-def with_round(state: State, **changes) -> State:
+def with_round(state: State, **changes: object) -> State:
+    assert state.round is not None
     return replace(state, round=replace(state.round, **changes))
 
 
 # --- snapshots --------------------------------------------------------------------------------------
 
-def dump_state(state: State) -> dict:
+def dump_state(state: State) -> Snapshot:
     return {
         "options": state.options.as_dict(),
         "n_seats": state.n_seats,
@@ -176,7 +180,7 @@ def dump_state(state: State) -> dict:
     }
 
 
-def load_state(data: dict) -> State:
+def load_state(data: Snapshot) -> State:
     return State(
         options=Options.from_dict(data["options"]),
         n_seats=data["n_seats"],
@@ -192,11 +196,11 @@ def load_state(data: dict) -> State:
     )
 
 
-def _opt_tuple(value):
+def _opt_tuple(value: Iterable[int] | None) -> tuple[int, ...] | None:
     return None if value is None else tuple(value)
 
 
-def _dump_round(rnd: Round) -> dict:
+def _dump_round(rnd: Round) -> Snapshot:
     return {
         "number": rnd.number, "dealer": rnd.dealer, "trump_suit": rnd.trump_suit,
         "trump_card": rnd.trump_card, "stock": list(rnd.stock),
@@ -213,7 +217,7 @@ def _dump_round(rnd: Round) -> dict:
     }
 
 
-def _load_round(d: dict) -> Round:
+def _load_round(d: Snapshot) -> Round:
     return Round(
         number=d["number"], dealer=d["dealer"], trump_suit=d["trump_suit"],
         trump_card=d["trump_card"], stock=tuple(d["stock"]),
@@ -229,15 +233,23 @@ def _load_round(d: dict) -> Round:
     )
 
 
-RESULT_TUPLES = ("card_points", "meld_points", "last_trick_points", "totals", "tricks",
-                 "game_points", "bonus_points", "scores")
+def dump_result(r: RoundResult) -> ResultData:
+    """The result as JSON, its keys in the order of RoundResult's fields (the events keep that order)."""
+    return {
+        "round": r.round, "case": r.case, "reason": r.reason, "declarer": r.declarer, "closer": r.closer,
+        "card_points": list(r.card_points), "meld_points": list(r.meld_points),
+        "last_trick_points": list(r.last_trick_points), "totals": list(r.totals), "tricks": list(r.tricks),
+        "game_points": list(r.game_points), "bonus_points": list(r.bonus_points), "scores": list(r.scores),
+        "next_dealer": r.next_dealer,
+    }
 
 
-def dump_result(result: RoundResult) -> dict:
-    data = {name: getattr(result, name) for name in RoundResult.__dataclass_fields__}
-    return {k: list(v) if k in RESULT_TUPLES else v for k, v in data.items()}
-
-
-def load_result(data: dict) -> RoundResult:
-    return RoundResult(**{k: tuple(v) if k in RESULT_TUPLES else v for k, v in data.items()
-                          if k in RoundResult.__dataclass_fields__})
+def load_result(d: ResultData) -> RoundResult:
+    """The result back from `dump_result`'s data (or `round_scored`'s, whose standing it leaves)."""
+    return RoundResult(
+        round=d["round"], case=d["case"], reason=d["reason"], declarer=d["declarer"], closer=d["closer"],
+        card_points=tuple(d["card_points"]), meld_points=tuple(d["meld_points"]),
+        last_trick_points=tuple(d["last_trick_points"]), totals=tuple(d["totals"]), tricks=tuple(d["tricks"]),
+        game_points=tuple(d["game_points"]), bonus_points=tuple(d["bonus_points"]), scores=tuple(d["scores"]),
+        next_dealer=d["next_dealer"],
+    )

@@ -17,7 +17,13 @@ exchange_card is None without a talon (pagat 3p), where no exchange exists.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+from typing import TypedDict
+
 from games import cards
+from games.engine import View
+from games.events import Event, EventData, Side
+from games.sixtysix.events import DEALT, DREW, DealtData, DrewData
 from games.sixtysix.legal import to_act
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
@@ -26,12 +32,12 @@ from games.sixtysix.state import (
 from games.tricks import dump_plays, dump_trick
 
 
-def standing(state: State, scores=None) -> list[dict]:
+def standing(state: State, scores: Sequence[int] | None = None) -> list[Side]:
     scores = state.scores if scores is None else scores
     return [{"seats": list(side), "score": score} for side, score in zip(state.sides, scores)]
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> View:
     result = state.last_result
     last = None if result is None else {**dump_result(result), "standing": standing(state, result.scores)}
     return {
@@ -42,17 +48,18 @@ def view(state: State, seat: int | None) -> dict:
     }
 
 
-def round_view(state: State, seat: int | None) -> dict:
+def round_view(state: State, seat: int | None) -> View:
     rnd, opts = state.round, state.options
+    assert rnd is not None  # the view has a round from the first deal on
     tricks = tricks_won(state, rnd)
-    own = seat is not None and 0 <= seat < state.n_seats
     return {
         "number": rnd.number,
         "dealer": rnd.dealer,
         "phase": state.phase,
         "leader": rnd.leader,
         "to_act": to_act(state),
-        "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER)) if own else None,
+        "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER))
+        if seat is not None and 0 <= seat < state.n_seats else None,
         "hand_sizes": [len(hand) for hand in rnd.hands],
         "trump": rnd.trump_suit,
         "trump_card": face_up_card(rnd),
@@ -77,13 +84,32 @@ def round_view(state: State, seat: int | None) -> dict:
     }
 
 
-def event_view(event: dict, seat: int | None) -> dict:
+def event_view(event: Event, seat: int | None) -> Event:
     """The event as `seat` may see it: hidden cards of others become None, counts stay."""
     hide = HIDERS.get(event["type"])
     return event if hide is None else {**event, "data": hide(event["data"], seat)}
 
 
-def _dealt(data: dict, seat: int | None) -> dict:
+class DealtSeen(TypedDict):
+    round: int
+    dealer: int
+    trump_card: str
+    hands: list[list[str] | None]
+    hand_sizes: list[int]
+    stock_size: int
+
+
+class DrawSeen(TypedDict):
+    seat: int
+    card: str | None
+    face_up: bool
+
+
+class DrewSeen(TypedDict):
+    draws: list[DrawSeen]
+
+
+def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
     return {
         "round": data["round"], "dealer": data["dealer"], "trump_card": data["trump_card"],
@@ -93,13 +119,16 @@ def _dealt(data: dict, seat: int | None) -> dict:
     }  # "dead" (3p) and "stock" are left out: nobody but operators sees them
 
 
-def _drew(data: dict, seat: int | None) -> dict:
+def _drew(data: DrewData, seat: int | None) -> DrewSeen:
     return {"draws": [{**d, "card": d["card"] if d["face_up"] or d["seat"] == seat else None}
                       for d in data["draws"]]}
 
 
-HIDERS = {"dealt": _dealt, "drew": _drew}
+# event type -> what a seat may see of its data; `handled_by` has mypy check the hider takes that type's data.
+HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict([
+    DEALT.handled_by(_dealt), DREW.handled_by(_drew),
+])
 
 
-def is_round_boundary(event: dict) -> bool:
+def is_round_boundary(event: Event) -> bool:
     return event["type"] in ("dealt", "round_scored")

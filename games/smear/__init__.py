@@ -6,8 +6,10 @@ Modules, one job each:
   legal     phase table, checks, legal_actions      rules     decide (action -> events)
   evolve    apply one event                         scoring   §3.6-§3.8 results as pure functions
   view      view, event_view, system hooks          bots      random and basic players
+  events    each event type's data record (a TypedDict), and EVENTS, their registry
 
-Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system.
+Events: {"type", "actor", "data"}; `actor` is the seat that acted, or None for the system. The type of
+each one's data is declared in events.py.
 
 | type         | data                                                          | who sees what |
 |--------------|---------------------------------------------------------------|---------------|
@@ -28,7 +30,8 @@ from __future__ import annotations
 
 # Modules are imported whole so that `games.smear.view` and `.evolve` stay the modules, not the
 # functions of the same name.
-from games.engine import rules_of
+from games.engine import Rules, rules_of
+from games.smear import events as _events
 from games.smear import evolve as _evolve
 from games.smear import legal as _legal
 from games.smear import options as _options
@@ -38,7 +41,7 @@ from games.smear import view as _view
 from games.smear.state import State
 
 
-RULES = rules_of("smear", "smear.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
-                 legal=_legal, view=_view)
+RULES: Rules[State] = rules_of("smear", "smear.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
+                               legal=_legal, view=_view, events=_events)
 
 __all__ = ["RULES", "State"]

@@ -12,14 +12,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from collections.abc import Collection
+
 from games import cards
+from games.engine import Action, View
 from games.smear.options import GAME_VALUE, RANK_ORDER
 
 PACK = cards.pack(RANK_ORDER)
 
 
-def choose(view: dict, level: str, rng: random.Random) -> dict:
-    legal = view["legal_actions"]
+def choose(view: View, level: str, rng: random.Random) -> Action:
+    legal: list[Action] = view["legal_actions"]
     if level == "random" or len(legal) == 1:
         return rng.choice(legal)
     return _Basic(view).choose()
@@ -34,7 +37,7 @@ def value(card: str) -> int:
     return GAME_VALUE[cards.rank_of(card)]
 
 
-def suit_worth(hand, suit: str, extra: float = 0.0) -> float:
+def suit_worth(hand: Collection[str], suit: str, extra: float = 0.0) -> float:
     """Points (0..4) a hand can expect with `suit` as trump: High from the Ace, Low from the 7 (both
     go to whoever plays them), the Jack when the trumps can protect it, Game from length and tens."""
     trumps = [c for c in hand if cards.suit_of(c) == suit]
@@ -48,14 +51,14 @@ def suit_worth(hand, suit: str, extra: float = 0.0) -> float:
 
 
 class _Basic:
-    def __init__(self, view: dict):
-        self.legal = view["legal_actions"]
-        self.rnd = view["round"]
-        self.seat = view["seat"]
-        self.hand = self.rnd["hand"]
-        self.trump = self.rnd["trump"]
+    def __init__(self, view: View):
+        self.legal: list[Action] = view["legal_actions"]
+        self.rnd: View = view["round"]
+        self.seat: int = view["seat"]
+        self.hand: list[str] = self.rnd["hand"]
+        self.trump: str | None = self.rnd["trump"]
 
-    def choose(self) -> dict:
+    def choose(self) -> Action:
         kind = self.legal[0]["type"]
         if kind in ("bid", "pass"):
             return self.call()
@@ -65,7 +68,7 @@ class _Basic:
 
     # --- auction and discard ------------------------------------------------------------------------
 
-    def call(self) -> dict:
+    def call(self) -> Action:
         widow_hope = 0.15 * self.rnd["widow_size"]
         best = max(suit_worth(self.hand, s, widow_hope) for s in cards.SUITS)
         bids = [a for a in self.legal if a["type"] == "bid"]
@@ -74,7 +77,7 @@ class _Basic:
             return max(fitting, key=lambda a: a["value"])
         return {"type": "pass"} if {"type": "pass"} in self.legal else bids[0]  # stick_dealer: the least bid
 
-    def discard(self) -> dict:
+    def discard(self) -> Action:
         suits = {a["trump"] for a in self.legal}
         trump = max(sorted(suits, key=cards.SUITS.index), key=lambda s: suit_worth(self.hand, s))
         counts = Counter(cards.suit_of(c) for c in self.hand)
@@ -88,7 +91,7 @@ class _Basic:
             worth = {"A": 12, "K": 4, "Q": 2, "J": 1, "T": -2}.get(cards.rank_of(card), 0)
             return worth, counts[cards.suit_of(card)]
 
-        def cost(action: dict) -> tuple[int, int]:
+        def cost(action: Action) -> tuple[int, int]:
             kept = [keep(c) for c in action["cards"]]
             return sum(k[0] for k in kept), sum(k[1] for k in kept)
 
@@ -155,7 +158,7 @@ class _Basic:
 
     def smear(self) -> str:
         """Give the partner's safe trick the most Game, and the trump Jack, without wasting high trumps."""
-        def gift(card: str) -> tuple:
+        def gift(card: str) -> tuple[bool, bool, int, int]:
             high_trump = self.is_trump(card) and cards.rank_of(card) in "AKQ"
             jack = self.is_trump(card) and cards.rank_of(card) == "J"
             return (not high_trump, jack, value(card), -strength(card))

@@ -19,10 +19,11 @@ may end it after any world. The same view and rng give the same action and value
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from games import cards
 from games.bots import action_key as key
+from games.engine import Action, View
 from games.smear import bots as basic
 from games.smear.expert_playout import apply, playout
 from games.smear.expert_world import Sampler
@@ -30,9 +31,9 @@ from games.smear.expert_world import Sampler
 UNSEARCHED_PENALTY = 1.0  # how far below its trump's searched discard an unsearched discard is shown
 
 
-def candidates(view: dict) -> list[dict]:
+def candidates(view: View) -> list[Action]:
     """The actions searched: all of them, except for discards (the basic discard per trump suit)."""
-    legal = view["legal_actions"]
+    legal: list[Action] = view["legal_actions"]
     if legal[0]["type"] != "discard":
         return legal
     picks = []
@@ -43,10 +44,10 @@ def candidates(view: dict) -> list[dict]:
     return picks
 
 
-def search(view: dict, tried: list[dict], rng: random.Random, samples: int,
+def search(view: View, tried: list[Action], rng: random.Random, samples: int,
            stop: Callable[[], bool]) -> dict[str, float]:
     """Average playout value of each tried action over the same sampled worlds."""
-    seat = view["seat"]
+    seat: int = view["seat"]
     worlds = max(2, samples // len(tried))
     totals = {key(a): 0.0 for a in tried}
     done, sampler = 0, Sampler(view)
@@ -60,9 +61,9 @@ def search(view: dict, tried: list[dict], rng: random.Random, samples: int,
     return {k: v / done for k, v in totals.items()}
 
 
-def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float]:
+def evaluate(view: View, rng: random.Random, samples: int, stop: Callable[[], bool]) -> dict[str, float]:
     """Estimated value of every legal action (deal score change, own team minus the other)."""
-    legal = view["legal_actions"]
+    legal: list[Action] = view["legal_actions"]
     if len(legal) == 1:
         return {key(legal[0]): 0.0}  # nothing to weigh; the playouts would only cost time
     tried = candidates(view)
@@ -74,7 +75,8 @@ def evaluate(view: dict, rng: random.Random, samples: int, stop: Callable[[], bo
     return values
 
 
-def choose(view: dict, rng: random.Random, samples: int, stop: Callable[[], bool]) -> tuple[dict, dict]:
+def choose(view: View, rng: random.Random, samples: int,
+           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
     values = evaluate(view, rng, samples, stop)
     # Ties go to the basic player's choice, then to the order of legal_actions.
     fallback = key(basic.choose(view, "basic", random.Random(0)))

@@ -10,6 +10,8 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from games.engine import Action, View
+from games.events import CardPlay
 from games.records import replace
 from games.smear import bots as basic
 from games.smear import rules
@@ -17,14 +19,15 @@ from games.smear.evolve import evolve
 from games.smear.legal import follow_options, legal_actions, sorted_cards, trumps_discard_limit
 from games.smear.scoring import round_result
 from games.smear.options import N_SEATS, RANK_ORDER
-from games.smear.state import AUCTION, DISCARD, PLAY, ROUND_OVER, Play, State, Trick, team_of
+from games.smear.state import AUCTION, DISCARD, PLAY, ROUND_OVER, State, Trick, team_of
+from games.tricks import Play
 from games import cards
 
 MAX_STEPS = 60  # a deal has at most 4 calls, a discard and 24 plays: a guard against a loop
 _ANY = random.Random(0)  # basic is deterministic; its rng is only drawn when one action is legal
 
 
-def apply(state: State, seat: int, action: dict) -> State:
+def apply(state: State, seat: int, action: Action) -> State:
     """The state after a (legal) player action."""
     maker = rules.PLAYER[action["type"]]
     for event in maker(state, seat, action):
@@ -32,7 +35,7 @@ def apply(state: State, seat: int, action: dict) -> State:
     return state
 
 
-def discards(hand: list[str], size: int) -> list[dict]:
+def discards(hand: list[str], size: int) -> list[Action]:
     """The legal discards (§3.4, §3.10a.2) naming the trump the basic player would name (its best
     suit by suit_worth, the first in S H D C on a tie), in the engine's order, without checking
     each: all 336 widow-3 candidates, checked, would cost most of a rollout. Basic picks among
@@ -40,7 +43,7 @@ def discards(hand: list[str], size: int) -> list[dict]:
     suit = max(cards.SUITS, key=lambda s: (s in {cards.suit_of(c) for c in hand}, basic.suit_worth(hand, s)))
     trump = [cards.suit_of(c) == suit for c in hand]
     limit, held = trumps_discard_limit(hand, suit), sum(trump)
-    out = []
+    out: list[Action] = []
     for combo in combinations(range(len(hand)), size):
         thrown = sum(trump[i] for i in combo)
         if thrown <= limit and held - thrown > 0:
@@ -48,16 +51,17 @@ def discards(hand: list[str], size: int) -> list[dict]:
     return out
 
 
-def bot_view(state: State, seat: int) -> dict:
+def bot_view(state: State, seat: int) -> View:
     """The parts of the seat's view the basic player reads at a call or a discard."""
     rnd = state.round
+    assert rnd is not None
     hand = sorted_cards(rnd.hands[seat])
     legal = discards(hand, state.options.widow_size) if state.phase == DISCARD else legal_actions(state, seat)
     return {"seat": seat, "legal_actions": legal, "round": {
         "hand": hand, "widow_size": state.options.widow_size, "trump": None}}
 
 
-def basic_action(state: State, seat: int) -> dict:
+def basic_action(state: State, seat: int) -> Action:
     return basic.choose(bot_view(state, seat), "basic", _ANY)
 
 
@@ -71,6 +75,7 @@ def playout(state: State, me: int) -> float:
             return deal_value(state, me)
         if state.phase not in (AUCTION, DISCARD):
             return 0.0  # thrown in: the same or the next dealer deals again
+        assert state.round is not None
         seat = state.round.to_play
         state = apply(state, seat, basic_action(state, seat))
     return 0.0
@@ -89,21 +94,24 @@ class Table:
 
     def __init__(self, state: State):
         rnd = state.round
-        self.state, self.trump, self.to_play, self.leader = state, rnd.trump, rnd.to_play, rnd.leader
+        assert rnd is not None and rnd.leader is not None  # the play phase: the auction named the leader
+        self.state, self.rnd = state, rnd
+        self.trump, self.to_play, self.leader = rnd.trump, rnd.to_play, rnd.leader
         self.hands = [sorted_cards(h) for h in rnd.hands]
         self.trick = list(rnd.trick)
         self.tricks = list(rnd.tricks)
-        self.shown_tricks = [{"cards": [{"seat": p.seat, "card": p.card} for p in t.plays]} for t in rnd.tricks]
-        self.shown_trick = [{"seat": p.seat, "card": p.card} for p in rnd.trick]
+        self.shown_tricks: list[dict[str, list[CardPlay]]] = [
+            {"cards": [{"seat": p.seat, "card": p.card} for p in t.plays]} for t in rnd.tricks]
+        self.shown_trick: list[CardPlay] = [{"seat": p.seat, "card": p.card} for p in rnd.trick]
 
     def options(self, seat: int) -> list[str]:
-        hand, rnd = self.hands[seat], self.state.round
+        hand, rnd = self.hands[seat], self.rnd
         if not self.tricks and not self.trick and rnd.named_trump is not None:
             return [c for c in hand if cards.suit_of(c) == rnd.named_trump]
         return follow_options(hand, cards.suit_of(self.trick[0].card) if self.trick else None, self.trump)
 
-    def view(self, seat: int) -> dict:
-        rnd = self.state.round
+    def view(self, seat: int) -> View:
+        rnd = self.rnd
         bidder = seat == rnd.bidder
         return {"seat": seat, "legal_actions": [{"type": "play", "card": c} for c in self.options(seat)],
                 "round": {"hand": self.hands[seat], "trump": self.trump or (rnd.named_trump if bidder else None),
@@ -130,5 +138,5 @@ class Table:
             seat = self.to_play
             self.play(seat, basic.choose(self.view(seat), "basic", _ANY)["card"])
         return replace(self.state, phase=ROUND_OVER, round=replace(
-            self.state.round, hands=((),) * N_SEATS, trick=(), tricks=tuple(self.tricks), trump=self.trump,
+            self.rnd, hands=((),) * N_SEATS, trick=(), tricks=tuple(self.tricks), trump=self.trump,
             leader=self.leader, to_play=self.to_play))

@@ -11,9 +11,11 @@ The other seats' hidden cards, the others' discards and the undealt pile share t
 from __future__ import annotations
 
 import random
+from collections.abc import Collection
 from dataclasses import fields
 
 from games import cards
+from games.engine import OptionDict, View
 from games.records import replace
 from games.smear import bots as basic
 from games.smear.options import Options, deck
@@ -23,19 +25,19 @@ from games.tricks import load_plays
 TRIES = 6  # candidate deals per world, when the calls do not fit at once
 
 
-def options_of(view: dict) -> dict:
+def options_of(view: View) -> OptionDict:
     """The match options the engine knows (the table adds first_dealer beside them)."""
     names = {f.name for f in fields(Options)}
     return {k: v for k, v in (view.get("options") or {}).items() if k in names}
 
 
-def played_by(rnd: dict) -> list[tuple[int, str]]:
+def played_by(rnd: View) -> list[tuple[int, str]]:
     """(seat, card) of every card played this deal, in order."""
     return [(p["seat"], p["card"]) for t in rnd["tricks"] for p in t["cards"]] + [
         (p["seat"], p["card"]) for p in rnd["trick"]]
 
 
-def unseen(view: dict) -> list[str]:
+def unseen(view: View) -> list[str]:
     """Cards whose place the seat does not know, in pack order (sets are never iterated: the order
     must not depend on string hashing)."""
     rnd = view["round"]
@@ -44,9 +46,10 @@ def unseen(view: dict) -> list[str]:
     return [c for c in deck({}) if c not in known]
 
 
-def voids(view: dict) -> dict[int, set[str]]:
+def voids(view: View) -> dict[int, set[str]]:
     """Suits each seat has shown it lacks: it played neither the led suit nor a trump."""
-    rnd, out = view["round"], {s: set() for s in range(4)}
+    rnd = view["round"]
+    out: dict[int, set[str]] = {s: set() for s in range(4)}
     trump = rnd["trump"] if rnd["trump_public"] else None
     tricks = [t["cards"] for t in rnd["tricks"]] + ([rnd["trick"]] if rnd["trick"] else [])
     for plays in tricks:
@@ -61,8 +64,9 @@ def voids(view: dict) -> dict[int, set[str]]:
 class Sampler:
     """Samples worlds for one view; what every world shares is worked out once."""
 
-    def __init__(self, view: dict):
-        rnd, self.view, self.me = view["round"], view, view["seat"]
+    def __init__(self, view: View):
+        rnd, self.view = view["round"], view
+        self.me: int = view["seat"]
         self.room = {s: rnd["hand_sizes"][s] for s in range(4) if s != self.me}
         self.pool = unseen(view)
         void = voids(view)
@@ -87,7 +91,8 @@ class Sampler:
             return self._with_mine(hands), pool[at:]
         rest_room = len(pool) - sum(room.values())
         pool.sort(key=lambda c: len(self.places[c]))
-        hands, rest = {s: [] for s in room}, []
+        hands = {s: [] for s in room}
+        rest: list[str] = []
         for card in pool:
             options = [(s, room[s]) for s in self.places[card] if room[s]] + [(None, rest_room)]
             pick = rng.randrange(sum(w for _, w in options) or 1)
@@ -122,7 +127,8 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> State:
         """One engine state consistent with the view (the best fitting of a few candidate deals)."""
-        best, best_misfit = None, None
+        best: tuple[list[list[str]], list[str]] | None = None
+        best_misfit = 0
         for attempt in range(TRIES * 2):
             # Voids first; if they cannot be met by chance (very rare), drop them rather than fail.
             dealt = self.deal(rng, keep_voids=attempt < TRIES)
@@ -133,20 +139,22 @@ class Sampler:
                 best, best_misfit = dealt, misfit
             if misfit == 0 or attempt + 1 >= TRIES:
                 break
+        assert best is not None  # a deal without the voids never gets stuck
         return build_state(self.view, *best)
 
 
-def implied_level(hand, widow_size: int) -> int:
+def implied_level(hand: Collection[str], widow_size: int) -> int:
     """The most a basic player would bid from this hand (1 = it would pass)."""
     hope = 0.15 * widow_size
     best = max(basic.suit_worth(hand, s, hope) for s in cards.SUITS)
     return max(1, min(4, int(best + 0.35)))
 
 
-def judged_calls(view: dict) -> list[tuple[int, int | None, int]]:
+def judged_calls(view: View) -> list[tuple[int, int | None, int]]:
     """(seat, value, high bid before it, 1 for none) of the others' calls the sampler weighs. The
     bidder's hand after a widow mixes in cards it did not hold when it called: not judged."""
-    rnd, me, high, out = view["round"], view["seat"], 1, []
+    rnd, me, high = view["round"], view["seat"], 1
+    out: list[tuple[int, int | None, int]] = []
     for call in rnd["calls"]:
         seat, value = call["seat"], call["value"]
         if seat != me and not (seat == rnd["bidder"] and rnd["widow_size"]):
@@ -155,12 +163,12 @@ def judged_calls(view: dict) -> list[tuple[int, int | None, int]]:
     return out
 
 
-def sample(view: dict, rng: random.Random) -> State:
+def sample(view: View, rng: random.Random) -> State:
     """One engine state consistent with the view."""
     return Sampler(view).sample(rng)
 
 
-def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
+def build_state(view: View, hands: list[list[str]], rest: list[str]) -> State:
     """The engine state of one world: `rest` fills the others' discards, then the undealt pile."""
     rnd, me = view["round"], view["seat"]
     is_bidder = rnd["bidder"] == me
@@ -181,7 +189,7 @@ def build_state(view: dict, hands: list[list[str]], rest: list[str]) -> State:
                    rounds_dealt=rnd["number"], round=rnd_state)
 
 
-def _others_discards(rnd: dict, rest: list[str]) -> tuple[str, ...]:
+def _others_discards(rnd: View, rest: list[str]) -> tuple[str, ...]:
     """Another bidder's discards: non-trumps where possible (trumps go only beyond six, §3.4)."""
     count = rnd["discarded"]
     if not count:

@@ -9,10 +9,11 @@
 """
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from itertools import combinations
 
 from games import cards
-from games.engine import TurnTable
+from games.engine import Action, TurnTable
 from games.errors import RuleError
 from games.smear.options import HAND_SIZE, RANK_ORDER
 from games.smear.state import AUCTION, AWAIT_DEAL, DISCARD, MATCH_OVER, PLAY, ROUND_OVER, State
@@ -40,31 +41,34 @@ WRONG_PHASE = {
 # --- derived facts the checks share -----------------------------------------------------------------
 
 def high_bid(state: State) -> int | None:
+    assert state.round is not None
     return max((c.value for c in state.round.calls if c.value is not None), default=None)
 
 
 def dealer_is_stuck(state: State, seat: int) -> bool:
     """stick_dealer: the dealer, when everyone before has passed, may not pass (§3.3, §3.10a.1)."""
     rnd = state.round
+    assert rnd is not None
     return (state.options.all_pass == "stick_dealer" and seat == rnd.dealer
             and all(c.value is None for c in rnd.calls))
 
 
-def follow_options(hand, led: str | None, trump: str | None) -> list[str]:
+def follow_options(hand: Sequence[str], led: str | None, trump: str | None) -> list[str]:
     """Cards a player may play (§3.5): a led-suit card or a trump while able to follow, else anything."""
     if led is None or not any(cards.suit_of(c) == led for c in hand):
         return list(hand)
     return [c for c in hand if cards.suit_of(c) in (led, trump)]
 
 
-def trumps_discard_limit(hand, trump: str) -> int:
+def trumps_discard_limit(hand: Sequence[str], trump: str) -> int:
     """How many trumps the bidder may discard: only those beyond six (§3.4, §3.10 item 5)."""
     return max(0, sum(cards.suit_of(c) == trump for c in hand) - HAND_SIZE)
 
 
 # --- checks that need code --------------------------------------------------------------------------
+# A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
 
-def check_bid(state: State, seat: int, action: dict) -> None:
+def check_bid(state: State, seat: int, action: Action) -> None:
     value, high = action["value"], high_bid(state)
     if value not in BID_VALUES:
         raise RuleError("Smear §3.3", f"a bid is 2, 3 or 4, not {value}")
@@ -72,12 +76,13 @@ def check_bid(state: State, seat: int, action: dict) -> None:
         raise RuleError("Smear §3.3", f"a bid must be higher than {high}")
 
 
-def check_pass(state: State, seat: int, action: dict) -> None:
+def check_pass(state: State, seat: int, action: Action) -> None:
     if dealer_is_stuck(state, seat):
         raise RuleError("Smear §3.10a.1", "everyone passed: the dealer must bid (stick_dealer)")
 
 
-def check_discard(state: State, seat: int, action: dict) -> None:
+def check_discard(state: State, seat: int, action: Action) -> None:
+    assert state.round is not None
     hand, trump, chosen = state.round.hands[seat], action["trump"], action["cards"]
     size = state.options.widow_size
     if len(chosen) != size or len(set(chosen)) != size:
@@ -94,8 +99,9 @@ def check_discard(state: State, seat: int, action: dict) -> None:
         raise RuleError("Smear §3.10a.2", f"keep at least one {trump} to lead as trump")
 
 
-def check_play(state: State, seat: int, action: dict) -> None:
+def check_play(state: State, seat: int, action: Action) -> None:
     rnd, card = state.round, action["card"]
+    assert rnd is not None
     if card not in rnd.hands[seat]:
         raise RuleError("Smear §3.5", f"you do not hold {card}")
     first_lead = not rnd.tricks and not rnd.trick
@@ -111,12 +117,13 @@ def check_play(state: State, seat: int, action: dict) -> None:
 CHECKS = {"bid": check_bid, "pass": check_pass, "discard": check_discard, "play": check_play}
 
 
-def sorted_cards(held) -> list[str]:
+def sorted_cards(held: Iterable[str]) -> list[str]:
     return sorted(held, key=cards.sort_key(RANK_ORDER))
 
 
-def candidates(state: State, seat: int) -> list[dict]:
+def candidates(state: State, seat: int) -> list[Action]:
     """Every action of the phase, in a stable order; `legal_actions` keeps those that pass the checks."""
+    assert state.round is not None
     hand = sorted_cards(state.round.hands[seat])
     if state.phase == AUCTION:
         return [{"type": "pass"}] + [{"type": "bid", "value": v} for v in BID_VALUES]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import cards
+from games.engine import OptionDict
 from games.errors import OptionError
 from games.options import OptionRecord, boolean, choice, whole_number
 
@@ -43,7 +44,7 @@ class Options(OptionRecord):
 OPTION_NAMES = Options.names() | {"first_dealer"}
 
 
-def normalize_options(options: dict | None, n_seats: int) -> dict:
+def normalize_options(options: OptionDict | None, n_seats: int) -> OptionDict:
     """The options with defaults filled in, or OptionError(field, message) for the first bad one."""
     raw = dict(options or {})
     out = Options().as_dict()
@@ -62,12 +63,12 @@ def _checked(name: str, value: object, n_seats: int) -> object:
     return whole_number(name, value, *LIMITS.get(name, (0, n_seats - 1)))  # first_dealer: a seat
 
 
-def deck(options: dict) -> list[str]:
+def deck(options: OptionDict) -> list[str]:
     """The 32-card pack (RULES §3.1)."""
     return cards.pack(RANK_ORDER)
 
 
-def seat_counts(options: dict) -> set[int]:
+def seat_counts(options: OptionDict) -> set[int]:
     return {N_SEATS}
 
 

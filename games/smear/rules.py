@@ -9,8 +9,12 @@ are worked out on states that `evolve` returns.
 from __future__ import annotations
 
 from games import cards
-from games.engine import decider, event
+from games.engine import Action, decider
 from games.errors import ActionShapeError, NotYourTurn
+from games.events import PLAYED, ROUND_ENDED, Event
+from games.smear.events import (
+    AUCTION_WON, BID, DEALT, DISCARDED, MATCH_ENDED, PASSED, ROUND_SCORED, THROWN_IN, TRICK_TAKEN, WIDOW_TAKEN,
+)
 from games.smear.evolve import evolve, next_seat
 from games.smear.legal import check, high_bid, sorted_cards
 from games.smear.options import HAND_SIZE, N_SEATS, RANK_ORDER, deck, game_value
@@ -27,7 +31,7 @@ BATCHES = (3, 3)  # §3.2: two rounds of three cards, in play order from dealer+
 def check_shape(action: object) -> str:
     if not isinstance(action, dict) or action.get("type") not in SHAPES:
         raise ActionShapeError(f"unknown action; one of {', '.join(SHAPES)}")
-    kind = action["type"]
+    kind: str = action["type"]
     if set(action) != SHAPES[kind] | {"type"}:
         raise ActionShapeError(f"{kind} takes exactly the fields {sorted(SHAPES[kind] | {'type'})}")
     if kind == "bid" and (not isinstance(action["value"], int) or isinstance(action["value"], bool)):
@@ -44,7 +48,7 @@ def check_shape(action: object) -> str:
 
 # --- system actions ---------------------------------------------------------------------------------
 
-def deal(state: State, action: dict) -> list[dict]:
+def deal(state: State, action: Action) -> list[Event]:
     if state.phase != AWAIT_DEAL:
         raise NotYourTurn("no deal is due now")
     pack = action["deck"]
@@ -58,18 +62,18 @@ def deal(state: State, action: dict) -> list[dict]:
             hands[(dealer + k) % N_SEATS] += pack[pos:pos + batch]
             pos += batch
     assert pos == N_SEATS * HAND_SIZE
-    return [event("dealt", None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
-                                  "undealt": pack[pos:]})]
+    return [DEALT(None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
+                         "undealt": pack[pos:]})]
 
 
-def score_round(state: State, action: dict) -> list[dict]:
+def score_round(state: State, action: Action) -> list[Event]:
     if state.phase != ROUND_OVER:
         raise NotYourTurn("no deal is waiting to be scored")
     result = round_result(state)
-    events = [event("round_scored", None, {**dump_result(result), "standing": standing(result.scores)})]
+    events = [ROUND_SCORED(None, {**dump_result(result), "standing": standing(result.scores)})]
     winner, why = match_winner(state, result)
     if winner is not None:
-        events.append(event("match_ended", None, {
+        events.append(MATCH_ENDED(None, {
             "winner": list(state.sides[winner]), "standing": standing(result.scores), "reason": why}))
     return events
 
@@ -79,53 +83,56 @@ SYSTEM = {"deal": deal, "score_round": score_round}
 
 # --- player actions ---------------------------------------------------------------------------------
 
-def auction_end(state: State) -> list[dict]:
+def auction_end(state: State) -> list[Event]:
     """After a call: the auction's end, if this call ended it (§3.3), with the widow taken (§3.4)."""
     rnd = state.round
+    assert rnd is not None
     high = high_bid(state)
     if high != 4 and len(rnd.calls) < N_SEATS:
         return []
     if high is None:  # all passed (stick_dealer never gets here: the dealer cannot pass)
         moves = state.options.all_pass == "pass_deal"
-        return [event("thrown_in", None, {"dealer": rnd.dealer, "rule": state.options.all_pass,
-                                          "next_dealer": next_seat(rnd.dealer) if moves else rnd.dealer})]
+        return [THROWN_IN(None, {"dealer": rnd.dealer, "rule": state.options.all_pass,
+                                 "next_dealer": next_seat(rnd.dealer) if moves else rnd.dealer})]
     bidder = next(c.seat for c in rnd.calls if c.value == high)
-    events = [event("auction_won", None, {"bidder": bidder, "bid": high})]
+    events = [AUCTION_WON(None, {"bidder": bidder, "bid": high})]
     size = state.options.widow_size
     if size:
-        events.append(event("widow_taken", bidder, {"seat": bidder, "cards": list(rnd.undealt[:size])}))
+        events.append(WIDOW_TAKEN(bidder, {"seat": bidder, "cards": list(rnd.undealt[:size])}))
     return events
 
 
-def bid(state: State, seat: int, action: dict) -> list[dict]:
-    first = event("bid", seat, {"seat": seat, "value": action["value"]})
+def bid(state: State, seat: int, action: Action) -> list[Event]:
+    first = BID(seat, {"seat": seat, "value": action["value"]})
     return [first] + auction_end(evolve(state, first))
 
 
-def pass_(state: State, seat: int, action: dict) -> list[dict]:
-    first = event("passed", seat, {"seat": seat})
+def pass_(state: State, seat: int, action: Action) -> list[Event]:
+    first = PASSED(seat, {"seat": seat})
     return [first] + auction_end(evolve(state, first))
 
 
-def discard(state: State, seat: int, action: dict) -> list[dict]:
-    return [event("discarded", seat, {"seat": seat, "cards": sorted_cards(action["cards"]),
-                                      "trump": action["trump"]})]
+def discard(state: State, seat: int, action: Action) -> list[Event]:
+    return [DISCARDED(seat, {"seat": seat, "cards": sorted_cards(action["cards"]), "trump": action["trump"]})]
 
 
-def play(state: State, seat: int, action: dict) -> list[dict]:
-    events = [event("played", seat, {"seat": seat, "card": action["card"]})]
+def play(state: State, seat: int, action: Action) -> list[Event]:
+    events = [PLAYED(seat, {"seat": seat, "card": action["card"]})]
     after = evolve(state, events[-1])
-    plays = after.round.trick
+    rnd = after.round
+    assert rnd is not None
+    plays = rnd.trick
     if len(plays) < N_SEATS:
         return events
     trick = [p.card for p in plays]
-    winner = plays[cards.winning_index(trick, after.round.trump, RANK_ORDER)].seat
-    events.append(event("trick_taken", None, {
+    winner = plays[cards.winning_index(trick, rnd.trump, RANK_ORDER)].seat
+    events.append(TRICK_TAKEN(None, {
         "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays],
         "game_count": sum(game_value(c) for c in trick)}))
     after = evolve(after, events[-1])
+    assert after.round is not None
     if not any(after.round.hands):
-        events.append(event("round_ended", None, {}))
+        events.append(ROUND_ENDED(None, {}))
     return events
 
 

@@ -4,9 +4,15 @@ Pure functions of a state whose six tricks are played. Teams are 0 = {0,2}, 1 = 
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from games import cards
+from games.events import Side
 from games.smear.options import N_SEATS, RANK_ORDER, SIDES, game_value
-from games.smear.state import Point, Round, RoundResult, State, team_of, trick_cards
+from games.smear.state import Point, Round, RoundResult, State, pair, team_of, trick_cards
+
+# Scoring reads a deal played out after its auction: it has a bidder, a bid and a trump (the first lead's
+# suit), as the asserts below tell the type checker.
 
 
 def other(team: int) -> int:
@@ -21,9 +27,11 @@ def trumps_played(rnd: Round) -> list[tuple[str, int]]:
 def trumps_discarded(state: State) -> list[tuple[str, int]]:
     """Discarded trumps that score like played ones (discards_count_for_high_low_jack, §3.10a.3)."""
     rnd = state.round
+    assert rnd is not None and rnd.bidder is not None
+    bidder = rnd.bidder
     if not state.options.discards_count_for_high_low_jack:
         return []
-    return [(c, rnd.bidder) for c in rnd.discards if cards.suit_of(c) == rnd.trump]
+    return [(c, bidder) for c in rnd.discards if cards.suit_of(c) == rnd.trump]
 
 
 def _credited(point: str, found: tuple[str, int] | None, how: str, rnd: Round) -> Point:
@@ -37,6 +45,7 @@ def _credited(point: str, found: tuple[str, int] | None, how: str, rnd: Round) -
 def high_low(state: State) -> tuple[Point, Point]:
     """§3.6 and §3.10 item 1: the trump A and 7 (default) or the highest and lowest trump in play."""
     rnd = state.round
+    assert rnd is not None and rnd.trump is not None
     candidates = trumps_played(rnd) + trumps_discarded(state)
     if state.options.high_low_rule == "ace_seven":
         ace, seven = "A" + rnd.trump, "7" + rnd.trump
@@ -51,6 +60,7 @@ def high_low(state: State) -> tuple[Point, Point]:
 def jack(state: State) -> Point:
     """§3.6: the team that wins the trick holding the trump Jack (or the bidders for a counted discard)."""
     rnd = state.round
+    assert rnd is not None and rnd.trump is not None and rnd.bidder is not None
     card = "J" + rnd.trump
     for trick in rnd.tricks:
         if card in trick_cards(trick):
@@ -63,6 +73,7 @@ def jack(state: State) -> Point:
 
 def game_counts(rnd: Round) -> tuple[int, int]:
     """§3.7: values of the cards in tricks won, plus the bidder's discards for the bidding team."""
+    assert rnd.bidder is not None
     counts = [0, 0]
     for trick in rnd.tricks:
         counts[team_of(trick.winner)] += sum(game_value(c) for c in trick_cards(trick))
@@ -71,6 +82,7 @@ def game_counts(rnd: Round) -> tuple[int, int]:
 
 
 def game(state: State, counts: tuple[int, int]) -> Point:
+    assert state.round is not None and state.round.bidder is not None
     bidders = team_of(state.round.bidder)
     said = f"Game count {counts[0]} to {counts[1]}"
     if counts[0] != counts[1]:
@@ -82,9 +94,10 @@ def game(state: State, counts: tuple[int, int]) -> Point:
 
 def round_result(state: State) -> RoundResult:
     rnd, opts = state.round, state.options
+    assert rnd is not None and rnd.bidder is not None and rnd.bid is not None and rnd.trump is not None
     counts = game_counts(rnd)
     points = (*high_low(state), jack(state), game(state, counts))
-    won = tuple(sum(p.team == t for p in points) for t in (0, 1))
+    won = pair([sum(p.team == t for p in points) for t in (0, 1)])
     bidders = team_of(rnd.bidder)
     made = won[bidders] >= rnd.bid
     gains = [0, 0]
@@ -99,8 +112,8 @@ def round_result(state: State) -> RoundResult:
     return RoundResult(
         round=rnd.number, dealer=rnd.dealer, bidder=rnd.bidder, bid=rnd.bid, bidding_team=bidders,
         trump=rnd.trump, points=points, points_won=won, game_counts=counts, made=made,
-        deltas=tuple(s - p for s, p in zip(scores, state.scores)), capped=tuple(capped),
-        scores=tuple(scores), next_dealer=(rnd.dealer + 1) % N_SEATS,
+        deltas=pair([s - p for s, p in zip(scores, state.scores)]), capped=pair(capped),
+        scores=pair(scores), next_dealer=(rnd.dealer + 1) % N_SEATS,
     )
 
 
@@ -129,6 +142,6 @@ def match_winner(state: State, result: RoundResult) -> tuple[int | None, str]:
     return (0 if a > b else 1), f"both reached {target}: the higher score wins"
 
 
-def standing(scores) -> list[dict]:
+def standing(scores: Sequence[int]) -> list[Side]:
     return [{"seats": list(side), "score": score} for side, score in zip(SIDES, scores)]
 

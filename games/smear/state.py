@@ -6,9 +6,13 @@ count them; views decide who may see them.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, fields
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TypeVar
 
+from games.engine import OptionDict, Snapshot
 from games.records import replace
+from games.smear.events import PointData, ResultData
 from games.smear.options import SIDES, Options
 from games.tricks import Play, dump_plays, load_plays
 
@@ -100,7 +104,7 @@ class State:
         return SIDES
 
 
-def new_state(options: dict, n_seats: int, first_dealer: int) -> State:
+def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
     return State(Options.from_dict(options), (0, 0), AWAIT_DEAL, first_dealer)
 
 
@@ -110,8 +114,18 @@ def team_of(seat: int) -> int:
     return seat % 2
 
 
-def with_round(state: State, **changes) -> State:
+def with_round(state: State, **changes: object) -> State:
+    assert state.round is not None
     return replace(state, round=replace(state.round, **changes))
+
+
+X = TypeVar("X")
+
+
+def pair(values: Sequence[X]) -> tuple[X, X]:
+    """A per-team list as the pair it is (teams 0 and 1)."""
+    first, second = values
+    return first, second
 
 
 def trick_cards(trick: Trick) -> list[str]:
@@ -120,7 +134,7 @@ def trick_cards(trick: Trick) -> list[str]:
 
 # --- snapshots --------------------------------------------------------------------------------------
 
-def dump_state(state: State) -> dict:
+def dump_state(state: State) -> Snapshot:
     return {
         "options": state.options.as_dict(), "scores": list(state.scores), "phase": state.phase,
         "dealer": state.dealer, "rounds_dealt": state.rounds_dealt,
@@ -130,9 +144,9 @@ def dump_state(state: State) -> dict:
     }
 
 
-def load_state(data: dict) -> State:
+def load_state(data: Snapshot) -> State:
     return State(
-        options=Options.from_dict(data["options"]), scores=tuple(data["scores"]), phase=data["phase"],
+        options=Options.from_dict(data["options"]), scores=pair(data["scores"]), phase=data["phase"],
         dealer=data["dealer"], rounds_dealt=data["rounds_dealt"],
         round=_load_round(data["round"]) if data["round"] else None,
         last_result=load_result(data["last_result"]) if data["last_result"] else None,
@@ -140,7 +154,7 @@ def load_state(data: dict) -> State:
     )
 
 
-def _dump_round(rnd: Round) -> dict:
+def _dump_round(rnd: Round) -> Snapshot:
     return {
         "number": rnd.number, "dealer": rnd.dealer, "hands": [list(h) for h in rnd.hands],
         "undealt": list(rnd.undealt), "to_play": rnd.to_play,
@@ -152,7 +166,7 @@ def _dump_round(rnd: Round) -> dict:
     }
 
 
-def _load_round(d: dict) -> Round:
+def _load_round(d: Snapshot) -> Round:
     return Round(
         number=d["number"], dealer=d["dealer"], hands=tuple(tuple(h) for h in d["hands"]),
         undealt=tuple(d["undealt"]), to_play=d["to_play"],
@@ -164,17 +178,25 @@ def _load_round(d: dict) -> Round:
     )
 
 
-PAIRS = ("points_won", "game_counts", "deltas", "capped", "scores")
+def dump_result(r: RoundResult) -> ResultData:
+    """The result as JSON, its keys in the order of RoundResult's fields (the events keep that order)."""
+    return {
+        "round": r.round, "dealer": r.dealer, "bidder": r.bidder, "bid": r.bid, "bidding_team": r.bidding_team,
+        "trump": r.trump, "points": [_dump_point(p) for p in r.points], "points_won": list(r.points_won),
+        "game_counts": list(r.game_counts), "made": r.made, "deltas": list(r.deltas), "capped": list(r.capped),
+        "scores": list(r.scores), "next_dealer": r.next_dealer,
+    }
 
 
-def dump_result(result: RoundResult) -> dict:
-    data = {f.name: getattr(result, f.name) for f in fields(RoundResult)}
-    data["points"] = [{f.name: getattr(p, f.name) for f in fields(Point)} for p in result.points]
-    return {k: list(v) if k in PAIRS else v for k, v in data.items()}
+def _dump_point(p: Point) -> PointData:
+    return {"point": p.point, "team": p.team, "seat": p.seat, "card": p.card, "why": p.why}
 
 
-def load_result(data: dict) -> RoundResult:
-    names = {f.name for f in fields(RoundResult)}
-    values = {k: tuple(v) if k in PAIRS else v for k, v in data.items() if k in names}
-    values["points"] = tuple(Point(**p) for p in data["points"])
-    return RoundResult(**values)
+def load_result(d: ResultData) -> RoundResult:
+    """The result back from `dump_result`'s data (or `round_scored`'s, whose standing it leaves)."""
+    return RoundResult(
+        round=d["round"], dealer=d["dealer"], bidder=d["bidder"], bid=d["bid"], bidding_team=d["bidding_team"],
+        trump=d["trump"], points=tuple(Point(**p) for p in d["points"]), points_won=pair(d["points_won"]),
+        game_counts=pair(d["game_counts"]), made=d["made"], deltas=pair(d["deltas"]), capped=pair(d["capped"]),
+        scores=pair(d["scores"]), next_dealer=d["next_dealer"],
+    )

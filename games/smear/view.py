@@ -16,6 +16,12 @@ bidder only, else None), undealt_size (cards out of play), leader, trick [{seat,
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TypedDict
+
+from games.engine import View
+from games.events import Event, EventData
+from games.smear.events import DEALT, DISCARDED, WIDOW_TAKEN, DealtData, DiscardedData, WidowTakenData
 from games.smear.legal import high_bid, sorted_cards, to_act
 from games.smear.options import SIDES, game_value
 from games.smear.scoring import standing
@@ -23,7 +29,7 @@ from games.smear.state import State, dump_result, team_of, trick_cards
 from games.tricks import dump_plays
 
 
-def view(state: State, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> View:
     result = state.last_result
     return {
         "standing": standing(state.scores),
@@ -33,8 +39,9 @@ def view(state: State, seat: int | None) -> dict:
     }
 
 
-def round_view(state: State, seat: int | None) -> dict:
+def round_view(state: State, seat: int | None) -> View:
     rnd = state.round
+    assert rnd is not None  # the view has a round from the first deal on
     own = seat is not None and 0 <= seat < len(rnd.hands)
     is_bidder = own and seat == rnd.bidder
     trump = rnd.trump or (rnd.named_trump if is_bidder else None)
@@ -46,7 +53,7 @@ def round_view(state: State, seat: int | None) -> dict:
         "dealer": rnd.dealer,
         "phase": state.phase,
         "to_act": to_act(state),
-        "hand": sorted_cards(rnd.hands[seat]) if own else None,
+        "hand": sorted_cards(rnd.hands[seat]) if seat is not None and own else None,
         "hand_sizes": [len(hand) for hand in rnd.hands],
         "calls": [{"seat": c.seat, "value": c.value} for c in rnd.calls],
         "high_bid": high_bid(state),
@@ -68,13 +75,27 @@ def round_view(state: State, seat: int | None) -> dict:
     }
 
 
-def event_view(event: dict, seat: int | None) -> dict:
+def event_view(event: Event, seat: int | None) -> Event:
     """The event as `seat` may see it: hidden cards of others become counts."""
     hide = HIDERS.get(event["type"])
     return event if hide is None else {**event, "data": hide(event["data"], seat)}
 
 
-def _dealt(data: dict, seat: int | None) -> dict:
+class DealtSeen(TypedDict):
+    round: int
+    dealer: int
+    hands: list[list[str] | None]
+    hand_sizes: list[int]
+    undealt_size: int
+
+
+class CardsCounted(TypedDict):
+    """widow_taken and discarded as everyone but the bidder sees them."""
+    seat: int
+    count: int
+
+
+def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
     return {
         "round": data["round"], "dealer": data["dealer"],
@@ -84,15 +105,21 @@ def _dealt(data: dict, seat: int | None) -> dict:
     }
 
 
-def _bidder_only(data: dict, seat: int | None) -> dict:
+Hidden = WidowTakenData | DiscardedData
+
+
+def _bidder_only(data: Hidden, seat: int | None) -> Hidden | CardsCounted:
     """widow_taken and discarded: the bidder sees the cards (and named trump), others the count."""
     if seat == data["seat"]:
         return data
     return {"seat": data["seat"], "count": len(data["cards"])}
 
 
-HIDERS = {"dealt": _dealt, "widow_taken": _bidder_only, "discarded": _bidder_only}
+# event type -> what a seat may see of its data; `handled_by` has mypy check the hider takes that type's data.
+HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict([
+    DEALT.handled_by(_dealt), WIDOW_TAKEN.handled_by(_bidder_only), DISCARDED.handled_by(_bidder_only),
+])
 
 
-def is_round_boundary(event: dict) -> bool:
+def is_round_boundary(event: Event) -> bool:
     return event["type"] in ("dealt", "round_scored")

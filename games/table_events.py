@@ -1,0 +1,67 @@
+"""The table's own events (games/table.py's docstring says what each means and who sees what): the data
+record of each event type, and `EVENTS`, their registry. A match's log holds these and its game's
+events (games/<game>/events.py)."""
+# No `from __future__ import annotations`: NotRequired must be read at run time (see games/events.py).
+from typing import NotRequired, TypedDict
+
+from games.engine import OptionDict
+from games.events import EventType, SeatData, registry
+
+
+class SeatSpec(TypedDict):
+    """A seat as `match_created` records it: a human seat, or a bot's with its level and name."""
+    kind: str                   # human or bot
+    level: NotRequired[str]     # bots only
+    name: NotRequired[str]      # bots only
+
+
+class MatchCreatedData(TypedDict):
+    game_id: str
+    game: str
+    options: OptionDict      # the game's, normalized
+    first_dealer: int
+    turn_timeout_s: int | None
+    takeover_after: int
+    seats: list[SeatSpec]
+    seed: int                # operators only, like decks
+    decks: list[list[str]]
+
+
+class SeatClaimedData(TypedDict):
+    seat: int
+    name: str
+    token_hash: str  # operators only
+
+
+class TurnTimedOutData(TypedDict):
+    seat: int
+    consecutive: int
+
+
+class MatchAbandonedData(TypedDict):
+    idle_s: int
+
+
+class DealCommittedData(TypedDict):
+    deal: int
+    commitment: str  # sha256 hex of `<salt>:<card>,<card>,...`
+
+
+class DealRevealedData(TypedDict):
+    deal: int
+    deck: list[str]  # top first
+    salt: str
+
+
+MATCH_CREATED = EventType("match_created", MatchCreatedData)
+SEAT_CLAIMED = EventType("seat_claimed", SeatClaimedData)
+TURN_TIMED_OUT = EventType("turn_timed_out", TurnTimedOutData)
+SEAT_TAKEN_OVER = EventType("seat_taken_over", SeatData)
+SEAT_RETURNED = EventType("seat_returned", SeatData)
+SEAT_RESET = EventType("seat_reset", SeatData)
+MATCH_ABANDONED = EventType("match_abandoned", MatchAbandonedData)
+DEAL_COMMITTED = EventType("deal_committed", DealCommittedData)
+DEAL_REVEALED = EventType("deal_revealed", DealRevealedData)
+
+EVENTS = registry(MATCH_CREATED, SEAT_CLAIMED, TURN_TIMED_OUT, SEAT_TAKEN_OVER, SEAT_RETURNED, SEAT_RESET,
+                  MATCH_ABANDONED, DEAL_COMMITTED, DEAL_REVEALED)
