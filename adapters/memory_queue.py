@@ -79,6 +79,16 @@ class InMemoryJobQueue:
             count += 1
         return count
 
+    def run_next(self, run: Callable[[Job], object]) -> Job | None:
+        """Moves the clock to the next job's time if it is not due yet, and runs that job only."""
+        waiting = self.waiting()
+        if not waiting:
+            return None
+        due, _, job = min(self._waiting, key=lambda w: (w[0], w[1]))
+        self.now = max(self.now, due)
+        self._run(job, run)
+        return job
+
     def run_all(self, run: Callable[[Job], object], limit: int = 10_000) -> int:
         """Runs every job, moving the clock to each delayed job's time, until none waits."""
         count = self.run_due(run, limit)
