@@ -2,7 +2,8 @@
 
 `EventStore` is exactly what the use cases (app/matches.py) call on the store: the repository's load and
 versioned append (events/repository.py AggregateStore), reading a game's events, an idempotency record,
-and the lobby. The Redis store is events/store.py; events/memory.py is the same in memory.
+and the lobby; `AuditedLog` is what the audit, export and import (app/audit.py) call. The Redis store is
+events/store.py; events/memory.py is the same in memory.
 
 The use cases say which jobs a table is owed; a `JobQueue` runs them later, at most once each per
 (kind, game, version, seat): a duplicate enqueue is harmless, and every job re-checks the game's version
@@ -15,13 +16,13 @@ what the Redis ones do.
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from events.codec import StoredEvent
+from events.codec import Codec, StoredEvent
 from events.repository import AggregateStore
-from events.store import IdempotentRecord
+from events.store import IdempotentRecord, RawEntry
 
 JOB_KINDS = ("advance", "bot", "timeout")   # a system step; a bot's move; a human's turn timer
 
@@ -72,4 +73,28 @@ class EventStore(AggregateStore, Protocol):
 
     def metas(self, game_ids: Iterable[str]) -> list[dict[str, str]]:
         """The meta fields (lobby summary, `created`, `created_ms`) of each game, in order."""
+        ...
+
+
+class AuditedLog(Protocol):
+    """The event store as the audit, the export and the import see it (app/audit.py)."""
+
+    codec: Codec
+
+    def exists(self, game_id: str) -> bool:
+        ...
+
+    def meta(self, game_id: str) -> dict[str, str]:
+        ...
+
+    def head(self, game_id: str) -> tuple[int, str] | None:
+        """The chain head recorded by the last append: (version, hash), or None."""
+        ...
+
+    def iter_raw_entries(self, game_id: str, page: int = 1000) -> Iterable[RawEntry]:
+        """Every entry of a game exactly as stored (payload undecoded, hashes), oldest first."""
+        ...
+
+    def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
+        """Writes an exported game as it was, atomically; raises events.store.GameExists."""
         ...

@@ -10,7 +10,7 @@ event the Redis store refuses is refused here, and reads give back what a stored
 
 tests/integration/test_port_contracts.py runs one suite against both stores; a behaviour it does not
 check is not promised here. Not kept: Redis Cluster's cross-slot writes (everything is one atomic step
-here), blocking waits, compaction (memory only), imports. Time comes from `clock` (seconds since the
+here), blocking waits, compaction (memory only). Time comes from `clock` (seconds since the
 epoch, time.time by default), so a test can move it: `at`, the idempotency records' 24 h and throttles.
 """
 from __future__ import annotations
@@ -27,7 +27,7 @@ from events.codec import Codec, StoredEvent, format_at, normalize_at
 from events.crossslot import unique
 from events.keys import LOBBY_STATUSES, Keys, check_game_id
 from events.store import (
-    _STREAM_ID, IDEMPOTENCY_TTL_S, AppendResult, FeedEntry, IdempotencyMismatch, IdempotentRecord, Loaded, RawEntry,
+    _HEX_HASH, _STREAM_ID, IDEMPOTENCY_TTL_S, AppendResult, FeedEntry, GameExists, IdempotencyMismatch, IdempotentRecord, Loaded, RawEntry,
     Snapshot, Throttle, Throttled, VersionConflict, _check_idempotency_key, _fingerprint, _meta_args, _notify,
 )
 
@@ -158,6 +158,27 @@ class InMemoryEventStore:
         entry = FeedEntry(f"{position[0]}-{position[1]}", game_id, version, event_type)
         self._feed.append((position, entry))
 
+    def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
+        """events.store.EventStore.import_entries: an exported game as it was; raises GameExists."""
+        check_game_id(game_id)
+        versions = [e.version for e in entries]
+        if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
+            raise ValueError("an import needs entries with versions increasing from 1 or more")
+        for entry in entries:
+            if not isinstance(entry.payload, str) or not isinstance(entry.hash, str) \
+                    or not _HEX_HASH.fullmatch(entry.hash):
+                raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
+        meta_args, lobby_target = _meta_args(meta)
+        with self._lock:
+            game = self._games.setdefault(game_id, _Game())
+            if game.entries:
+                raise GameExists(game_id, game.version)
+            game.entries = [RawEntry(e.version, e.payload, None, e.hash) for e in entries]
+            game.meta.update(zip(meta_args[0::2], meta_args[1::2]))
+            if lobby_target > 0:
+                self._lobby[LOBBY_STATUSES[lobby_target - 1]][game_id] = int(game.meta.get("created_ms", "0"))
+        return len(entries)
+
     def delete(self, game_id: str) -> None:
         """Removes a game and its lobby entries; its feed entries stay (as in Redis)."""
         check_game_id(game_id)
@@ -222,6 +243,9 @@ class InMemoryEventStore:
     def raw_entries(self, game_id: str, after: int = 0, limit: int | None = None) -> list[RawEntry]:
         entries = [e for e in self._game(game_id).entries if e.version > after]
         return entries if limit is None else entries[:limit]
+
+    def iter_raw_entries(self, game_id: str, page: int = 1000) -> Iterable[RawEntry]:
+        return iter(self.raw_entries(game_id))
 
     # Reading across games.
 

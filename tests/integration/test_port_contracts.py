@@ -16,12 +16,14 @@ from rq.job import JobStatus
 
 from adapters.memory_queue import InMemoryJobQueue
 from adapters.rq_queue import RqJobQueue, job_id
+from app import audit
+from app.matches import Matches
 from app.ports import Job
 from events.chain import entry_hash, genesis_hash
 from events.codec import StoredEvent, normalize_at
 from events.memory import InMemoryEventStore
-from events.store import (AppendResult, EventStore, IdempotencyMismatch, Loaded, Snapshot, Throttle, Throttled,
-                          VersionConflict)
+from events.store import (AppendResult, EventStore, GameExists, IdempotencyMismatch, Loaded, RawEntry, Snapshot,
+                          Throttle, Throttled, VersionConflict)
 
 AT = "2026-11-30T03:04:05.123Z"
 AT_MS = normalize_at(AT)[1]
@@ -289,6 +291,49 @@ def test_the_feed_lists_every_appended_event_in_order(store):
     assert store.feed(after=feed[-1].id) == []
     with pytest.raises(ValueError):
         store.feed(after="latest")
+
+
+# The audit, the export and the import (app/audit.py).
+
+def _played_match(store) -> str:
+    """A Smear match of bots, played to its end through the use cases on this store."""
+    jobs = InMemoryJobQueue()
+    matches = Matches(store, jobs)
+    game_id = matches.create_match("smear", {}, [{"kind": "bot"}] * 4, seed=11).game_id
+    jobs.run_all(lambda job: matches.advance(job.game_id, job.version) if job.kind == "advance"
+                 else matches.bot_turn(job.game_id, job.version, job.seat))
+    return game_id
+
+
+def test_a_match_played_on_the_store_audits_clean(store):
+    game_id = _played_match(store)
+    report = audit.audit_game(store, game_id)
+    assert report["ok"] and report["checks"]["replay"]["match_result"] == "reproduced"
+    assert report["events"] == store.version(game_id) and report["head"]["version"] == store.version(game_id)
+    with pytest.raises(audit.NotFound):
+        audit.audit_game(store, "nope")
+
+
+def test_an_export_imports_as_it_was_and_only_once(store):
+    game_id = _played_match(store)
+    lines = list(audit.export_lines(store, game_id))
+    entries, head, meta = store.raw_entries(game_id), store.head(game_id), store.meta(game_id)
+    with pytest.raises(GameExists):
+        audit.import_lines(store, lines)
+    store.delete(game_id)
+    assert not store.exists(game_id) and store.lobby("finished", 0, 10) == ([], 0)
+    assert audit.import_lines(store, lines) == (game_id, len(entries))
+    assert store.raw_entries(game_id) == entries and store.head(game_id) == head and store.meta(game_id) == meta
+    assert store.lobby("finished", 0, 10) == ([game_id], 1)
+    assert audit.audit_game(store, game_id)["ok"]
+
+
+@pytest.mark.parametrize("entries", [[], [RawEntry(0, "{}", None, "0" * 40)], [RawEntry(1, "{}", None, "xyz")],
+                                     [RawEntry(2, "{}", None, "0" * 40), RawEntry(1, "{}", None, "0" * 40)]])
+def test_an_import_of_entries_out_of_shape_is_refused(store, entries):
+    with pytest.raises(ValueError):
+        store.import_entries("g1", entries)
+    assert not store.exists("g1")
 
 
 # The job queue.
