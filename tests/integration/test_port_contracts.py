@@ -11,6 +11,8 @@ import socket
 
 import pytest
 import redis
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from rq.job import Job as RqJob
 from rq.job import JobStatus
 
@@ -334,6 +336,73 @@ def test_an_import_of_entries_out_of_shape_is_refused(store, entries):
     with pytest.raises(ValueError):
         store.import_entries("g1", entries)
     assert not store.exists("g1")
+
+
+# Both stores, the same operations: the same answers (hypothesis draws the operations).
+
+GAMES = ["g1", "g2"]
+SEAT = Throttle("seat:0", 1, 3600)   # one write an hour: the second within the test is refused
+appends = st.tuples(
+    st.just("append"), st.sampled_from(GAMES),
+    st.lists(st.tuples(st.sampled_from(["play", "bid", "dealt"]), st.integers(0, 3)), min_size=1, max_size=3),
+    st.sampled_from([0, 0, 0, 0, -1, 1, -9]), st.sampled_from([None, "k1", "k2"]), st.sampled_from([None, "f1", "f2"]),
+    st.sampled_from([None, "waiting", "active", "finished"]), st.sampled_from([AT, "2026-11-30T03:04:06Z"]),
+    st.booleans(), st.sampled_from([None, SEAT]))
+reads = st.one_of(
+    st.tuples(st.just("read"), st.sampled_from(GAMES), st.integers(0, 7), st.sampled_from([None, 1, 3])),
+    st.tuples(st.just("load_since"), st.sampled_from(GAMES), st.sampled_from([None, 1, 2, 5]), st.booleans()),
+    st.tuples(st.just("idempotent_result"), st.sampled_from(GAMES), st.sampled_from(["k1", "k2"])),
+    st.tuples(st.just("lobby"), st.sampled_from(["waiting", "active", "finished"]), st.integers(0, 3),
+              st.integers(1, 3)),
+    st.tuples(st.just("lobby_after"), st.sampled_from(["waiting", "active", "finished"]),
+              st.sampled_from([None, (AT_MS, "g2"), (AT_MS, "g9"), (AT_MS + 1000, "g1")]), st.integers(1, 3)))
+
+
+def _observe(store, op) -> object:
+    """What a store answers to one operation, or which refusal (with its version, if it has one)."""
+    try:
+        return _answer(store, op)
+    except (ValueError, VersionConflict, IdempotencyMismatch, Throttled) as refused:
+        return type(refused).__name__, getattr(refused, "current_version", None)
+
+
+def _answer(store, op) -> object:
+    kind, *args = op
+    if kind == "append":
+        # Mostly the current version, sometimes a stale one, one ahead, or a negative one (refused).
+        game_id, events, offset, key, fingerprint, status, at, snapshot, throttle = args
+        expected = store.version(game_id) + offset
+        return store.append(game_id, [ev(t, 0, n=n) for t, n in events], expected, idempotency_key=key,
+                            fingerprint=fingerprint if key else None, at=at, throttle=throttle,
+                            meta={"status": status} if status else None,
+                            snapshot=("e1", {"events": len(events)}) if snapshot else None)
+    if kind == "read":
+        return [(e, e.hash) for e in store.read(args[0], after=args[1], limit=args[2])]
+    if kind == "load_since":
+        game_id, version, known = args
+        stored = {e.version: e.hash for e in store.read(game_id)}
+        position = None if version is None else (version, stored.get(version, "0" * 40) if known else "0" * 40)
+        return store.load_since(game_id, "e1", position)
+    if kind == "idempotent_result":
+        return store.idempotent_result(*args)
+    return getattr(store, kind)(*args)
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(ops=st.lists(st.one_of(appends, appends, reads), min_size=10, max_size=40))
+def test_both_stores_answer_every_sequence_of_operations_alike(r, ops):
+    r.flushall()
+    stores = (EventStore(r), InMemoryEventStore())
+    for op in ops:
+        on_redis, in_memory = (_observe(store, op) for store in stores)
+        assert on_redis == in_memory, op
+    for game_id in GAMES:
+        redis_store, memory_store = stores
+        assert redis_store.raw_entries(game_id) == memory_store.raw_entries(game_id)
+        assert redis_store.head(game_id) == memory_store.head(game_id)
+        assert redis_store.meta(game_id) == memory_store.meta(game_id)
+    feeds = [[(e.game_id, e.version, e.type) for e in store.feed(count=1000)] for store in stores]
+    assert feeds[0] == feeds[1]
 
 
 # The job queue.
