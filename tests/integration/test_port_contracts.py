@@ -15,6 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from rq.job import Job as RqJob
 from rq.job import JobStatus
+from rq.registry import FailedJobRegistry
 
 from adapters.memory_queue import InMemoryJobQueue
 from adapters.rq_queue import RqJobQueue, job_id
@@ -413,7 +414,11 @@ class RqHarness:
         self.queue = RqJobQueue(r, "contract")
 
     def fail(self, job: Job) -> None:
-        RqJob.fetch(job_id(job), connection=self.r).set_status(JobStatus.FAILED)
+        """As rq records a job whose function raised: out of the queue, failed, in the failed registry."""
+        failed = RqJob.fetch(job_id(job), connection=self.r)
+        self.queue.queue.remove(failed)
+        failed.set_status(JobStatus.FAILED)
+        FailedJobRegistry(queue=self.queue.queue).add(failed, exc_string="ZeroDivisionError")
 
     def unreachable(self) -> RqJobQueue:
         with socket.socket() as s:   # a loopback port nobody listens on
@@ -474,9 +479,11 @@ def test_repair_queues_a_failed_job_again(harness):
     queue = harness.queue
     queue.enqueue([BOT])
     harness.fail(BOT)
+    assert queue.depths() == {"queued": 0, "started": 0, "scheduled": 0, "deferred": 0, "failed": 1}
     assert queue.enqueue([BOT]) == 0   # a failed job still holds its id against a plain enqueue
     assert queue.repair([BOT]) == 1
-    assert queue.depths()["queued"] == 1
+    assert queue.depths() == {"queued": 1, "started": 0, "scheduled": 0, "deferred": 0, "failed": 0}
+    assert queue.repair([BOT]) == 0
 
 
 def test_an_unreachable_queue_raises_the_builtin_connection_error(harness):
