@@ -28,8 +28,9 @@ from events.codec import Codec, StoredEvent, format_at, normalize_at
 from events.crossslot import unique
 from events.keys import LOBBY_STATUSES, Keys, check_game_id
 from events.store import (
-    _HEX_HASH, _STREAM_ID, IDEMPOTENCY_TTL_S, AppendResult, FeedEntry, GameExists, IdempotencyMismatch, IdempotentRecord, Loaded, RawEntry,
-    Snapshot, Throttle, Throttled, VersionConflict, _check_idempotency_key, _fingerprint, _meta_args, _notify,
+    _HEX_HASH, _STREAM_ID, IDEMPOTENCY_TTL_S, AppendResult, FeedEntry, GameExists, IdempotencyMismatch,
+    IdempotentRecord, Loaded, RawEntry, Snapshot, Throttle, Throttled, VersionConflict, _check_idempotency_key,
+    _fingerprint, _meta_args, _notify,
 )
 
 

@@ -7,7 +7,7 @@ import logging
 import pytest
 
 from adapters.memory_queue import InMemoryJobQueue
-from app.matches import (IdempotencyKeyReused, Matches, NotASeat, UnknownGame, VersionMismatch, token_hash)
+from app.matches import IdempotencyKeyReused, Matches, NotASeat, UnknownGame, VersionMismatch, token_hash
 from app.ports import Job
 from events.memory import InMemoryEventStore
 from events.store import Throttled
@@ -220,7 +220,8 @@ def test_if_match_must_name_the_current_version(world):
         world.matches.act(table.game_id, legal(table), seat_of(token), if_match={table.version - 1})
     assert stale.value.current_version == table.version
     assert world.matches.table(table.game_id).version == table.version
-    outcome = world.matches.act(table.game_id, legal(table), seat_of(token), if_match={table.version - 1, table.version})
+    outcome = world.matches.act(table.game_id, legal(table), seat_of(token),
+                                if_match={table.version - 1, table.version})
     assert outcome.table.version == table.version + 1
 
 
