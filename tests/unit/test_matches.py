@@ -12,7 +12,7 @@ from app.ports import Job
 from events.memory import InMemoryEventStore
 from events.store import Throttled
 from games import table as tables
-from games.errors import NotYourTurn, OptionError, SeatUnavailable
+from games.errors import GameError, NotYourTurn, OptionError, SeatUnavailable
 
 START_S = 1_796_000_000.0   # the fake clock's start (seconds since the epoch)
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot"}
@@ -290,6 +290,37 @@ def test_a_process_holding_an_old_table_decides_again_on_the_stored_one(world):
     outcome = world.matches.act(table.game_id, legal(stored), seat_of(token))
     assert outcome.table.version > stored.version
     assert world.store.read(table.game_id, after=stored.version)[0].actor == 0
+
+
+def racing_world(**options):
+    """A human (seat 0, to act, with a turn timer) against a bot, on a store another writer can race."""
+    world = World()
+    world.store = RacingStore(clock=world.clock)
+    world.matches = Matches(world.store, world.jobs)
+    table, token = human_vs_bot(world, **options)
+    (timer,) = world.jobs.waiting()
+    worker = world.other_process()
+    world.store.before = lambda: world.run(timer, worker)   # the timer runs out right before the append
+    return world, table, token
+
+
+def test_a_move_that_lost_the_race_to_its_turn_timer_is_decided_again():
+    world, table, token = racing_world(turn_timeout_s=30)
+    action = legal(table)
+    with pytest.raises(GameError) as refused:
+        world.matches.act(table.game_id, action, seat_of(token))
+    stored = world.matches.table(table.game_id)
+    assert event_types(world, table.game_id, table.version)[-1] == "turn_timed_out"
+    assert stored.seats[0].timeouts == 1
+    with pytest.raises(type(refused.value)):   # the move was decided again on the table as stored
+        tables.act(stored, 0, action)
+
+
+def test_a_move_with_if_match_that_lost_a_race_names_the_new_version():
+    world, table, token = racing_world(turn_timeout_s=30)
+    with pytest.raises(VersionMismatch) as stale:
+        world.matches.act(table.game_id, legal(table), seat_of(token), if_match={table.version})
+    assert stale.value.current_version == world.matches.table(table.game_id).version > table.version
 
 
 # The workers' jobs.
