@@ -36,7 +36,8 @@ import orjson
 
 from events.audit import Finding, verify_chain
 from events.codec import Codec, StoredEvent
-from events.store import EventStore, RawEntry
+from app.ports import AuditedLog
+from events.store import RawEntry
 from games import table as tables
 from games.registry import game_names, rules_for
 
@@ -69,7 +70,7 @@ class Replay:
 # ---------------------------------------------------------------------------------------------------
 # The audit
 
-def audit_game(store: EventStore, game_id: str) -> dict:
+def audit_game(store: AuditedLog, game_id: str) -> dict:
     """The audit report of one game in this store. Raises NotFound."""
     entries = list(store.iter_raw_entries(game_id))
     if not entries:
@@ -421,7 +422,7 @@ def _revealed_pack(rules, replay: Replay, deal: Any, deck: Counter) -> Counter:
 # ---------------------------------------------------------------------------------------------------
 # Export and import (JSON Lines)
 
-def export_lines(store: EventStore, game_id: str) -> Iterator[str]:
+def export_lines(store: AuditedLog, game_id: str) -> Iterator[str]:
     """A header line, then one line per stored entry exactly as stored (payload and hashes)."""
     head = store.head(game_id)
     if not store.exists(game_id):
@@ -446,7 +447,7 @@ def read_export(lines: Iterable[str | bytes]) -> tuple[dict, list[RawEntry]]:
     return header, entries
 
 
-def import_lines(store: EventStore, lines: Iterable[str | bytes], force: bool = False) -> tuple[str, int]:
+def import_lines(store: AuditedLog, lines: Iterable[str | bytes], force: bool = False) -> tuple[str, int]:
     """Writes an export into this store; refuses a broken chain unless `force` (forensics)."""
     header, entries = read_export(lines)
     game_id = header.get("game_id")

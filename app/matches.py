@@ -20,10 +20,10 @@ from functools import partial
 import orjson
 
 from app import telemetry
-from app.ports import Job, JobQueue
+from app.ports import EventStore, Job, JobQueue
 from events.codec import normalize_at
 from events.repository import Folding, Repository, UnknownAggregate
-from events.store import EventStore, IdempotencyMismatch, Throttle, VersionConflict
+from events.store import IdempotencyMismatch, Throttle, VersionConflict
 from games import table as tables
 from games.errors import GameError
 from games.registry import engines_version

@@ -1,7 +1,8 @@
 """Load an aggregate by folding its events, and save new events with optimistic concurrency.
 
 Generic: the caller passes the fold (`evolve`), the snapshot codec and the rule for snapshot points, so
-this module knows Redis streams only through the EventStore and no game at all.
+this module knows Redis streams only through the EventStore (typed as the `AggregateStore` protocol,
+which the in-memory store implements too) and no game at all.
 
 A repository keeps the states it loaded or saved last in a small in-process LRU, each with its version
 and the hash of the stream entry at that version. A load sends that (version, hash) along, and the store
@@ -16,15 +17,29 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Mapping, Protocol, Sequence
 
-from events.store import AppendResult, EventStore, StoredEvent, Throttle
+from events.store import AppendResult, Loaded, StoredEvent, Throttle
 
 DEFAULT_CACHE_SIZE = 1024
 
 
 class UnknownAggregate(Exception):
     """No events are stored under this id."""
+
+
+class AggregateStore(Protocol):
+    """What a repository needs from an event store (events.store.EventStore on Redis,
+    events.memory.InMemoryEventStore in memory; app/ports.py EventStore extends it)."""
+
+    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded:
+        ...
+
+    def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
+               idempotency_key: str | None = None, fingerprint: str | None = None,
+               meta: Mapping[str, str] | None = None, snapshot: tuple[str, dict] | None = None,
+               throttle: Throttle | None = None) -> AppendResult:
+        ...
 
 
 @dataclass(frozen=True)
@@ -74,7 +89,7 @@ class _Recent:
 
 
 class Repository:
-    def __init__(self, store: EventStore, folding: Folding, cache_size: int = DEFAULT_CACHE_SIZE):
+    def __init__(self, store: AggregateStore, folding: Folding, cache_size: int = DEFAULT_CACHE_SIZE):
         self.store = store
         self.folding = folding
         self._recent = _Recent(cache_size)
