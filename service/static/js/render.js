@@ -359,6 +359,7 @@ function controls(ctl, view) {
     const rematch = ctl.rematchChoice();
     if (rematch) out.push(el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => rematch.run() }, rematch.label));
     out.push(el("a", { class: "button secondary", id: "new-match-link", href: "#/" }, t("matchEnd.newMatch")));
+    out.push(el("a", { class: "button secondary", id: "replay-link", href: `#/r/${view.game_id}` }, t("matchEnd.replay")));
     return out;
   }
   if (ctl.settled) {
