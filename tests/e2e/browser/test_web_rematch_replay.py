@@ -115,7 +115,7 @@ def test_the_replay_viewer_steps_through_a_finished_match_with_every_hand(servic
 
     page = new_page()
     page.goto(service.url(f"/#/r/{game_id}"))
-    assert shown(page, 1) == [[], []]
+    assert shown(page, 1) == []   # before the first deal: nobody holds cards yet
     page.wait_for_selector("#replay-no-deal")
     assert page.get_attribute("#replay-slider", "max") == str(last)
     assert page.is_disabled("#replay-previous") and page.is_disabled("#replay-first")
