@@ -309,7 +309,7 @@ def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Findin
             revealed[deal] = event.version
             findings += _check_reveal(event, committed.get(deal), dealt_at.get(deal), replay)
     for deal in range(1, deals + 1):
-        over = deal < deals or (events and events[-1].type in ("match_ended", "deal_revealed", "match_abandoned", "rematch_offered"))
+        over = deal < deals or (events and events[-1].type in ("match_ended", "deal_revealed", "match_abandoned"))
         if deal not in revealed and over:
             version = dealt_at[deal].version
             findings.append(Finding(version, "commitment", f"deal {deal} (event {version}) is over but was never revealed"))

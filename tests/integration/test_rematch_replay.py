@@ -215,3 +215,23 @@ def test_a_replay_is_for_a_finished_match_and_a_version_it_has(client, redis_url
         assert bad.status_code == 400 and bad.json["errors"][0]["field"] == "version", bad.json
     assert client.get("/v1/games/nosuchgame/replay").status_code == 404
     assert client.get(f"/v1/games/{game_id}/replay?version=1&seat=0").status_code == 400
+
+
+def test_the_audit_refuses_a_second_offer_and_an_offer_before_the_end(client, redis_url, r):
+    """Written past the use case (straight to the store): the audit's replay refuses what the table would not."""
+    store = EventStore(r)
+    game_id, (ana, _) = finished_match(client, redis_url)
+    client.post(f"/v1/games/{game_id}/rematch", headers=auth(ana))
+    head = client.get(f"/v1/games/{game_id}").json["version"]
+    store.append(game_id, [{"type": "rematch_offered", "actor": None, "data": {"game_id": "another"}}], head)
+    report = audit_game(store, game_id)
+    assert not report["ok"] and report["first_broken"]["version"] == head + 1
+    assert report["first_broken"]["check"] == "replay"
+
+    running, _ = start_match(client, SHORT)
+    run_jobs(redis_url)
+    version = client.get(f"/v1/games/{running}").json["version"]
+    store.append(running, [{"type": "rematch_offered", "actor": None, "data": {"game_id": "early"}}], version)
+    report = audit_game(store, running)
+    assert not report["ok"] and report["first_broken"]["version"] == version + 1
+    assert report["first_broken"]["check"] == "replay"
