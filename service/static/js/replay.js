@@ -20,7 +20,17 @@ export class ReplayViewer {
 
   async start() {
     document.body.dataset.state = "loading";
-    const first = await Api.replay(this.gameId);
+    let first;
+    try {
+      first = await Api.replay(this.gameId);
+    } catch (err) {
+      if (err.status !== 409) throw err;
+      // A match still running has no replay yet: its hands are secret until it ends.
+      this.root.replaceChildren(el("section", { class: "panel" }, el("h1", { id: "replay-h" }, t("replay.notFinished")),
+        el("a", { class: "button", href: `#/g/${this.gameId}`, id: "replay-back" }, t("replay.back"))));
+      document.body.dataset.state = "replay-unavailable";
+      return;
+    }
     this.last = first.last_version;
     this.steps.set(first.version, first);
     this.build(first);

@@ -155,3 +155,9 @@ def test_the_replay_viewer_steps_through_a_finished_match_with_every_hand(servic
     # Back to the match's own page.
     page.click("#replay-back")
     page.wait_for_function("id => location.hash === '#/g/' + id", arg=game_id)
+    # A match still running has no replay: the page says so, and leads to the table.
+    running = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], SHORT)
+    page.goto(service.url(f"/#/r/{running}"))
+    page.wait_for_function("document.body.dataset.state === 'replay-unavailable'")
+    assert "once the match is over" in page.inner_text("#replay-h")
+    assert page.get_attribute("#replay-back", "href") == f"#/g/{running}"
