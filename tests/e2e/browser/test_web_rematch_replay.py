@@ -152,9 +152,11 @@ def test_the_replay_viewer_steps_through_a_finished_match_with_every_hand(servic
     trick = replay(target)["view"]["round"]["trick"]
     assert len(trick) >= 1 and page.locator("#replay-trick .card").count() == len(trick)
     assert page.inner_text("#replay-happened").strip()
-    # Back to the match's own page.
+    # Back to the match's own page, which a spectator leaves for the replay again by its link.
     page.click("#replay-back")
     page.wait_for_function("id => location.hash === '#/g/' + id", arg=game_id)
+    page.click("#watch-again")
+    page.wait_for_function("document.body.dataset.state === 'replay' && document.body.dataset.version === '1'")
     # A match still running has no replay: the page says so, and leads to the table.
     running = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], SHORT)
     page.goto(service.url(f"/#/r/{running}"))
