@@ -621,7 +621,8 @@ export class TableController {
     if (this.watchingRematch) return;
     this.watchingRematch = true;
     const waiting = () => !this.stopped && this.token && this.latest.status === "finished" && "rematch" in this.latest && !this.latest.rematch;
-    while (waiting()) {
+    // For half an hour at most: a table left open on a finished match does not poll for ever.
+    for (let polls = 0; polls < 180 && waiting(); polls++) {
       try {
         const { status, data } = await Api.view(this.gameId, this.token, this.latest.version, 10);
         if (this.stopped) return;
