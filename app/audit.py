@@ -8,7 +8,7 @@ Four checks, each naming the first event where it fails (`Finding(version, check
   again - each system step (commitment and deal with the deck the match's seed or operator decks give,
   the round's scoring and reveal, the match's end), each player's move (it must be what one of the
   seat's legal actions decides, consequences such as trick winners and draws included), each timeout,
-  claim, reset and abandonment - so every recorded round result and the match result are reproduced, not
+  claim, reset, abandonment and rematch offer - so every recorded round result and the match result are reproduced, not
   trusted;
 - commitments: each deal was committed right before it was dealt, each finished deal was revealed, the
   revealed deck and salt hash to the commitment, and dealing the revealed deck gives the recorded deal;
@@ -204,6 +204,9 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
             return
         yield label, produced
 
+    if kind == "rematch_offered" and isinstance(data.get("game_id"), str):
+        # The one event a finished match may take, once: its link to its rematch.
+        yield from attempt("the rematch's offer", lambda: tables.offer_rematch(table, data["game_id"]))
     if table.finished:
         return
     seats_open = any(s.open for s in table.seats)
@@ -217,8 +220,10 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
                 yield from attempt(f"seat {seat}: {action}", lambda s=seat, a=action: tables.act(table, s, a))
     seat = data.get("seat")
     if kind == "seat_claimed":
+        # A rematch's reserved seat was claimed with its player's token of the match before, which the
+        # log does not hold: the audit accepts the claim as it accepts any token's hash.
         yield from attempt("a seat claim", lambda: tables.claim_seat(
-            table, seat, data.get("name"), data.get("token_hash"))[:1])
+            table, seat, data.get("name"), data.get("token_hash"), reserved_ok=True)[:1])
     elif kind == "seat_reset":
         yield from attempt("an operator's seat reset", lambda: tables.reset_seat(table, seat))
     elif kind == "match_abandoned" and isinstance(data.get("idle_s"), int):

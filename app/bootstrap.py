@@ -14,6 +14,8 @@ import redis
 
 from adapters.rq_queue import RqJobQueue
 from app.matches import Matches
+from app.rematches import Rematches
+from app.replays import Replays
 from app.ports import JobQueue
 from app.settings import Settings
 from events.connection import connect
@@ -27,6 +29,8 @@ class Application:
     store: EventStore      # the event store (EVENTS_REDIS_URL, else REDIS_URL)
     jobs: JobQueue
     matches: Matches
+    rematches: Rematches
+    replays: Replays
 
 
 def build(settings: Settings, *, pool_size: int | None = None, client: redis.Redis | None = None) -> Application:
@@ -39,4 +43,5 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
         if settings.events_redis_url else client
     store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
-    return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s))
+    matches = Matches(store, jobs, settings.bot_delay_s)
+    return Application(settings, client, store, jobs, matches, Rematches(matches), Replays(matches))

@@ -252,6 +252,14 @@ class Matches:
             return False
         return self._commit_job(game_id, table, tables.time_out(table, seat), started)
 
+    def commit(self, game_id: str, before: tables.Table | None, events: list[dict]) -> tables.Table:
+        """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
+        enqueues what the table is owed then: for use cases of their own (app/rematches.py). Raises
+        VersionConflict when the match is no longer at `before`'s version (or exists, for a creation)."""
+        after, _ = self.tables.save(game_id, before, events, meta=partial(self._meta, before))
+        self._enqueue_owed(after)
+        return after
+
     def reset_seat(self, game_id: str, seat: int) -> tables.Table:
         """Operator: revoke a seat's token; the seat reopens for claiming and a bot plays it meanwhile."""
         table = self.table(game_id)
@@ -342,7 +350,7 @@ class Matches:
         """Lobby fields, written only when they change (creation, seats taken, status moves)."""
         if before is not None and before.status == after.status and before.seats == after.seats:
             return None
-        open_seats = sum(1 for s in after.seats if s.open)
+        open_seats = sum(1 for s in after.seats if s.open and not s.reserved)  # a rematch's are its players'
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
                 "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
 

@@ -47,3 +47,7 @@ class SeatUnavailable(StateConflict):
 
 class NotActive(StateConflict):
     """Actions are only accepted while the match is active (every seat taken, not finished)."""
+
+
+class NotFinished(StateConflict):
+    """A rematch or a replay of a match that is still running: both are for finished matches. HTTP 409."""

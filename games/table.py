@@ -20,6 +20,7 @@ Table events (the game's own events follow them in the same stream):
 | `deal_committed`  | deal (1, 2, ...), commitment = sha256 hex of              | public                        |
 |                   | `<salt>:<card>,<card>,...` (the deck top first)           |                               |
 | `deal_revealed`   | deal, deck (top first), salt                              | public                        |
+| `rematch_offered` | game_id (the rematch; once, after the match is finished)  | public                        |
 
 Deal commitments. Right before each deal, `system_step` appends `deal_committed`, then the engine's
 own `dealt` event (which hides the hands as it always did). Once that deal is over - after its
@@ -48,6 +49,13 @@ The data record of each table event is declared in games/table_events.py, with t
 Two event-type conventions are shared with every engine: `dealt` starts a deal (the table counts them
 to pick the next deck) and `match_ended` ends the match.
 
+Rematches. `rematch_offered` is the one event a finished match may still take, once: it links the match
+to its rematch, a new match made by `rematch_spec` (the same options and seats, the first dealer moved on
+by one) whose `match_created` names the match it follows (`rematch_of`) and marks `reserved` the human
+seats that had a player: only that player takes such a seat (the use case proves it with their seat
+token of the finished match and claims with `reserved_ok`); `claim_seat` gives them to no one else.
+An operator's `seat_reset` lifts the reservation with the token.
+
 Status: `waiting` until the first deal (a human seat is open), `active` from then on, `finished` after
 `match_ended` or `match_abandoned`. A human seat that is open during play (reset by the operator) or
 taken over after timeouts is played by a `basic` bot until a human takes it (back).
@@ -63,22 +71,22 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from games.engine import Action, OptionDict, Rules, Snapshot, View
-from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
+from games.errors import ActionShapeError, NotActive, NotFinished, OptionError, SeatUnavailable
 from games import bots
 from games.events import Event, EventData, SeatData, Side
 from games.options import whole_number
 from games.records import replace
 from games.registry import BOT_LEVELS, game_names, rules_for
 from games.table_events import (
-    DEAL_COMMITTED, DEAL_REVEALED, MATCH_ABANDONED, MATCH_CREATED, SEAT_CLAIMED, SEAT_RESET, SEAT_RETURNED,
-    SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData, MatchAbandonedData, MatchCreatedData,
-    SeatClaimedData, SeatSpec, TurnTimedOutData,
+    DEAL_COMMITTED, DEAL_REVEALED, MATCH_ABANDONED, MATCH_CREATED, REMATCH_OFFERED, SEAT_CLAIMED, SEAT_RESET,
+    SEAT_RETURNED, SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData, MatchAbandonedData,
+    MatchCreatedData, RematchOfferedData, SeatClaimedData, SeatSpec, TurnTimedOutData,
 )
 
 SEAT_KINDS = ("human", "bot")
 OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
 # The commitment is public from the start; the deck and the salt only come with the reveal.
-PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed")
+PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed", "rematch_offered")
 STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
 TURN_TIMEOUT_RANGE = (1, 86_400)
 TAKEOVER_RANGE = (1, 20)
@@ -93,6 +101,7 @@ class Seat:
     token_hash: str | None = None  # sha256 of the seat token; never rendered
     timeouts: int = 0              # turns in a row the human let run out
     taken_over: bool = False       # a bot plays the seat until its human acts again
+    reserved: bool = False         # a rematch's seat kept for the player of the match it follows
 
     @property
     def open(self) -> bool:
@@ -121,6 +130,8 @@ class Table:
     abandoned: bool = False
     turn_timeout_s: int | None = None
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
+    rematch: str | None = None     # the game id of this finished match's rematch, once offered
+    rematch_of: str | None = None  # the finished match this one is the rematch of
 
     @property
     def rules(self) -> Rules[Any]:
@@ -137,7 +148,7 @@ class Table:
 # Deciding: requests in, events out (or a GameError naming what is wrong)
 
 def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int,
-           decks: list[list[str]] | None = None) -> list[Event]:
+           decks: list[list[str]] | None = None, rematch_of: str | None = None) -> list[Event]:
     """The events that create a match, including its first deal when no human seat needs claiming."""
     if game not in game_names():
         raise OptionError("game", f"unknown game {game!r}; choose one of {', '.join(game_names())}")
@@ -158,21 +169,25 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
     takeover_after = whole_number("takeover_after", table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER,
                                   *TAKEOVER_RANGE)
     _check_decks(rules.packs(normalized), decks or [])
-    created = MATCH_CREATED(None, {
+    data: MatchCreatedData = {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
         "turn_timeout_s": timeout, "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
-        "seed": seed, "decks": [list(d) for d in decks or []]})
+        "seed": seed, "decks": [list(d) for d in decks or []]}
+    if rematch_of is not None:
+        data["rematch_of"] = rematch_of
+    created = MATCH_CREATED(None, data)
     table = evolve(None, created)
     return [created] + _start_when_full(table)
 
 
-def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> list[Event]:
-    """A player takes an open human seat; the last one to sit down starts the first deal."""
+def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, reserved_ok: bool = False) -> list[Event]:
+    """A player takes an open human seat; the last one to sit down starts the first deal. A reserved
+    seat (a rematch's) only with `reserved_ok`: the caller has proved it is that seat's player."""
     if table.finished:
         raise SeatUnavailable("the match is finished: no seat is open")
     if seat is None:
-        seat = next((i for i, s in enumerate(table.seats) if s.open), None)
+        seat = next((i for i, s in enumerate(table.seats) if s.open and (reserved_ok or not s.reserved)), None)
         if seat is None:
             raise SeatUnavailable("no human seat is open")
     elif not 0 <= seat < len(table.seats):
@@ -180,6 +195,9 @@ def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> li
     elif not table.seats[seat].open:
         what = "a bot's" if table.seats[seat].kind == "bot" else "already taken"
         raise SeatUnavailable(f"seat {seat} is {what}")
+    elif table.seats[seat].reserved and not reserved_ok:
+        raise SeatUnavailable(f"seat {seat} is kept for its player of match {table.rematch_of}, who takes it "
+                              "with that match's rematch")
     claimed = SEAT_CLAIMED(seat, {"seat": seat, "name": name, "token_hash": token_hash})
     return [claimed] + _start_when_full(evolve(table, claimed))
 
@@ -217,6 +235,27 @@ def reset_seat(table: Table, seat: int) -> list[Event]:
     if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
         raise SeatUnavailable(f"seat {seat} is not a human seat of this match")
     return [SEAT_RESET(None, {"seat": seat})]
+
+
+def offer_rematch(table: Table, game_id: str) -> list[Event]:
+    """Links a finished match to its rematch `game_id` (once: a second offer is refused)."""
+    if not table.finished:
+        raise NotFinished(f"the match is {table.status}: a rematch follows a finished match")
+    if table.rematch is not None:
+        raise SeatUnavailable(f"the rematch of this match is {table.rematch} already")
+    return [REMATCH_OFFERED(None, {"game_id": game_id})]
+
+
+def rematch_spec(table: Table) -> tuple[OptionDict, list[dict[str, Any]]]:
+    """The options and seats of a finished match's rematch, as `create` takes them: the same game options,
+    timer and takeover, the first dealer moved on by one; the same bots, and each human seat that had a
+    player reserved for them."""
+    options = {**table.options, "first_dealer": (table.first_dealer + 1) % len(table.seats),
+               "turn_timeout_s": table.turn_timeout_s, "takeover_after": table.takeover_after}
+    seats: list[dict[str, Any]] = [
+        {"kind": "bot", "level": s.level} if s.kind == "bot" else {"kind": "human", "reserved": s.token_hash is not None}
+        for s in table.seats]
+    return options, seats
 
 
 def abandon(table: Table, idle_s: int) -> list[Event]:
@@ -416,7 +455,7 @@ def _returned(table: Table, d: SeatData) -> Changes:
 
 
 def _reset(table: Table, d: SeatData) -> Changes:
-    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False)
+    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False, reserved=False)
 
 
 def _abandoned(table: Table, d: MatchAbandonedData) -> Changes:
@@ -431,6 +470,10 @@ def _committed(table: Table, d: DealCommittedData) -> Changes:
     return {"commitment": d["commitment"]}
 
 
+def _rematch_offered(table: Table, d: RematchOfferedData) -> Changes:
+    return {"rematch": d["game_id"]}
+
+
 # `folded_by` has mypy check that each function takes its event type's data.
 _SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict([
     SEAT_CLAIMED.folded_by(_claimed), TURN_TIMED_OUT.folded_by(_timed_out), SEAT_TAKEN_OVER.folded_by(_taken_over),
@@ -438,18 +481,20 @@ _SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict([
 ])
 _TABLE_EVENTS = {**_SEAT_EVENTS, **dict([
     MATCH_ABANDONED.folded_by(_abandoned), DEAL_REVEALED.folded_by(_revealed), DEAL_COMMITTED.folded_by(_committed),
+    REMATCH_OFFERED.folded_by(_rematch_offered),
 ])}
 
 
 def _created(data: MatchCreatedData) -> Table:
     rules = rules_for(data["game"])
-    seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name")) for s in data["seats"])
+    seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name"), reserved=bool(s.get("reserved")))
+                  for s in data["seats"])
     return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
                  first_dealer=data["first_dealer"], seed=data["seed"],
                  decks=tuple(tuple(d) for d in data.get("decks") or ()),
                  turn_timeout_s=data.get("turn_timeout_s"),
                  takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
-                 state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
+                 rematch_of=data.get("rematch_of"), state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
 
 
 def _seats_with(seats: tuple[Seat, ...], seat: int, **changes: object) -> tuple[Seat, ...]:
@@ -472,6 +517,8 @@ def seat_view(table: Table, seat: int | None) -> View:
         "game_id": table.game_id, "game": table.game, "options": options,
         "version": table.version, "status": table.status, "seat": seat,
         "players": [_player(table, i, standing) for i in range(len(table.seats))],
+        "rematch": None if table.rematch is None else {"game_id": table.rematch},
+        "rematch_of": table.rematch_of,
         "to_act": rules.to_act(table.state) if table.status == "active" else [],
         **game_part,
         "legal_actions": legal,
@@ -514,7 +561,7 @@ def _seat_spec(index: int, seat: dict[str, Any]) -> SeatSpec:
     if kind not in SEAT_KINDS:
         raise OptionError("seats", f"seat {index}: kind must be one of {', '.join(SEAT_KINDS)}")
     if kind == "human":
-        return {"kind": "human"}
+        return {"kind": "human", "reserved": True} if seat.get("reserved") else {"kind": "human"}
     level = seat.get("level", "basic")
     if level not in BOT_LEVELS:
         raise OptionError("seats", f"seat {index}: bot level must be one of {', '.join(BOT_LEVELS)}")
@@ -544,6 +591,7 @@ class Player(TypedDict):
     team: int | None      # the index of the seat's side in `standing`, where a side has several seats
     claimed: bool
     taken_over: bool
+    reserved: bool        # an open seat of a rematch kept for its player of the match it follows
 
 
 def _player(table: Table, seat: int, standing: list[Side]) -> Player:
@@ -551,7 +599,8 @@ def _player(table: Table, seat: int, standing: list[Side]) -> Player:
     sides = [side["seats"] for side in standing]
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
     return {"seat": seat, "kind": s.kind, "name": s.name, "level": s.level, "team": team,
-            "claimed": s.kind == "bot" or s.token_hash is not None, "taken_over": s.taken_over}
+            "claimed": s.kind == "bot" or s.token_hash is not None, "taken_over": s.taken_over,
+            "reserved": s.open and s.reserved}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -559,16 +608,18 @@ def _player(table: Table, seat: int, standing: list[Side]) -> Player:
 
 _TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "revealed",
                  "commitment", "finished", "abandoned", "turn_timeout_s", "takeover_after")
+_NEWER_FIELDS = ("rematch", "rematch_of")   # absent from snapshots taken before rematches: None
 
 
 def dump(table: Table) -> Snapshot:
-    return {**{name: getattr(table, name) for name in _TABLE_FIELDS},
+    return {**{name: getattr(table, name) for name in _TABLE_FIELDS + _NEWER_FIELDS},
             "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
             "state": table.rules.dump_state(table.state)}
 
 
 def load(data: Snapshot) -> Table:
-    return Table(**{name: data[name] for name in _TABLE_FIELDS},
+    return Table(**{name: data[name] for name in _TABLE_FIELDS}, rematch=data.get("rematch"),
+                 rematch_of=data.get("rematch_of"),
                  seats=tuple(Seat(**s) for s in data["seats"]), decks=tuple(tuple(d) for d in data["decks"]),
                  state=rules_for(data["game"]).load_state(data["state"]))
 

@@ -13,6 +13,7 @@ class SeatSpec(TypedDict):
     kind: str                   # human or bot
     level: NotRequired[str]     # bots only
     name: NotRequired[str]      # bots only
+    reserved: NotRequired[bool]  # a rematch's human seat kept for the player of the match it follows
 
 
 class MatchCreatedData(TypedDict):
@@ -25,6 +26,11 @@ class MatchCreatedData(TypedDict):
     seats: list[SeatSpec]
     seed: int                # operators only, like decks
     decks: list[list[str]]
+    rematch_of: NotRequired[str]  # the finished match this one is the rematch of
+
+
+class RematchOfferedData(TypedDict):
+    game_id: str  # the rematch: a new match with the same options and seats
 
 
 class SeatClaimedData(TypedDict):
@@ -62,6 +68,7 @@ SEAT_RESET = EventType("seat_reset", SeatData)
 MATCH_ABANDONED = EventType("match_abandoned", MatchAbandonedData)
 DEAL_COMMITTED = EventType("deal_committed", DealCommittedData)
 DEAL_REVEALED = EventType("deal_revealed", DealRevealedData)
+REMATCH_OFFERED = EventType("rematch_offered", RematchOfferedData)
 
 EVENTS = registry(MATCH_CREATED, SEAT_CLAIMED, TURN_TIMED_OUT, SEAT_TAKEN_OVER, SEAT_RETURNED, SEAT_RESET,
-                  MATCH_ABANDONED, DEAL_COMMITTED, DEAL_REVEALED)
+                  MATCH_ABANDONED, DEAL_COMMITTED, DEAL_REVEALED, REMATCH_OFFERED)

@@ -18,7 +18,7 @@ from service.hub import Hub
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
 
-API_VERSION = "2.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
+API_VERSION = "2.1.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
 API_DESCRIPTION = """\
 Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
@@ -99,10 +99,11 @@ def create_app(settings: Settings | None = None) -> Flask:
     init_limits(app, settings, application.redis)
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
-    from service.routes import docs, games, health, hints, ops, rules, web
+    from service.routes import docs, finished, games, health, hints, ops, rules, web
     for module in (games, ops, health, observability):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
+    api.register_blueprint(finished.blp)  # POST /v1/games/{id}/rematch, GET /v1/games/{id}/replay
     app.register_blueprint(docs.blp)
     app.register_blueprint(web.blp)  # the browser client at / (not API: kept out of the spec)
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)

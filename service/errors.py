@@ -7,7 +7,7 @@ import redis
 from werkzeug.exceptions import HTTPException
 
 from events.store import VersionConflict
-from games.errors import ActionShapeError, NotActive, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
+from games.errors import ActionShapeError, NotActive, NotFinished, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
 from service.problems import Problem, from_http_exception, problem_response
 from app.matches import IdempotencyKeyReused, UnknownGame, VersionMismatch
 
@@ -36,6 +36,10 @@ def _not_your_turn(exc: NotYourTurn):
 
 def _not_active(exc: StateConflict):
     return problem_response(Problem(409, "match-not-active", exc.detail))
+
+
+def _not_finished(exc: NotFinished):
+    return problem_response(Problem(409, "match-not-finished", exc.detail))
 
 
 def _seat_unavailable(exc: SeatUnavailable):
@@ -85,7 +89,7 @@ def _unexpected(exc: Exception):
 
 HANDLERS = {
     Problem: _problem, UnknownGame: _unknown_game, ActionShapeError: _shape, NotYourTurn: _not_your_turn,
-    StateConflict: _not_active, NotActive: _not_active, SeatUnavailable: _seat_unavailable,
+    StateConflict: _not_active, NotActive: _not_active, NotFinished: _not_finished, SeatUnavailable: _seat_unavailable,
     RuleError: _rule, OptionError: _option, VersionMismatch: _version_mismatch,
     VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
     redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,

@@ -54,6 +54,8 @@ TYPES: dict[str, ProblemType] = {
                                  "game is: wait for a newer view (long-poll or stream) and act then."),
     "match-not-active": ProblemType(409, "Match not active", "The match is still waiting for players, or is "
                                     "finished: actions are accepted while it is active. `current_version`."),
+    "match-not-finished": ProblemType(409, "Match not finished", "The match is still running (or waiting for "
+                                      "players): a rematch and a replay are for finished matches."),
     "seat-unavailable": ProblemType(409, "Seat unavailable", "The seat asked for is taken, a bot's, or does not "
                                     "exist; or no human seat is open; or the match is finished."),
     "busy": ProblemType(409, "Busy", "The game moved on while this request was decided (another move came first): "

@@ -13,10 +13,10 @@ from service.schemas.lobby import Health, Lobby, StreamTicket
 from service.schemas.ops import AuditReport, Feed
 from service.schemas.problem import Problem
 from service.schemas.requests import (CREATE_GAME, ActionHeaders, ClaimSeat, EventsQuery, FeedQuery, GameQuery,
-                                      LobbyQuery, StreamHeaders, StreamQuery, ViewHeaders)
-from service.schemas.views import VIEW, SeatClaimed
+                                      LobbyQuery, ReplayQuery, StreamHeaders, StreamQuery, ViewHeaders)
+from service.schemas.views import VIEW, Rematch, ReplayStep, SeatClaimed
 
 __all__ = ["ACTION", "ACTION_TYPES", "SUITS", "plain_action", "MAX_VERSION", "Plugin", "register", "ref", "EVENTS_PAGE", "HINT",
            "Health", "Lobby", "StreamTicket", "AuditReport", "Feed", "Problem", "CREATE_GAME", "ClaimSeat",
-           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "ActionHeaders",
+           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "Rematch", "ReplayStep", "ReplayQuery", "ActionHeaders",
            "StreamHeaders", "ViewHeaders"]

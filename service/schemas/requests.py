@@ -78,6 +78,12 @@ class LobbyQuery(Schema):
                         metadata={"description": "Matches per page"})
 
 
+class ReplayQuery(Schema):
+    version = WholeNumber(validate=validate.Range(min=1, max=MAX_VERSION), metadata={
+        "description": "The version to show (1: the match just created); omitted: the last. Beyond the match's last "
+                       "version: 400"})
+
+
 class FeedQuery(Schema):
     cursor = fields.String(validate=validate.Length(min=1, max=200), metadata={"description": CURSOR})
     limit = WholeNumber(load_default=100, validate=validate.Range(min=1, max=1000),

@@ -35,6 +35,14 @@ class Player(Model):
     claimed = boolean("A bot's seat, or a human seat someone holds the token of")
     taken_over = boolean("A bot plays this human seat after its turn timer ran out; the human takes it back by "
                          "acting with the seat's token")
+    reserved = boolean("An open seat of a rematch kept for its player of the match before, who takes it with "
+                       "`POST /v1/games/{id}/rematch` on that match; nobody else may claim it")
+
+
+class RematchLink(Model):
+    """The rematch of a finished match: a new match with the same options and seats."""
+    game_id = text("The rematch's id: its seats take their places with `POST /v1/games/{id}/rematch` on this match",
+                   example="9f0e1d2c3b4a5968")
 
 
 class ViewBase(Model):
@@ -50,6 +58,9 @@ class ViewBase(Model):
     to_act = seats("The seats the game waits for now (empty while it deals or scores, and once it is over)")
     standing = many(Side, "The match's standing, one entry per side")
     winner = seats("The seats of the side that won the match; null until it is over", nullable=True)
+    rematch = nested(RematchLink, "A finished match's rematch, once a seat has asked for it (null until then): "
+                                  "the other seats join it with the same call", nullable=True)
+    rematch_of = text("The finished match this one is the rematch of; null for a match created anew", nullable=True)
 
 
 # -- the table's events (games/table.py) -----------------------------------------------------------------
@@ -59,6 +70,8 @@ class SeatSpecShown(Model):
     kind = text(enum=("human", "bot"))
     level = text("Bots only", required=False, enum=BOT_LEVELS)
     name = text("Bots only: the bot's name", required=False)
+    reserved = boolean("Humans only, in a rematch: the seat is kept for its player of the match before",
+                       required=False)
 
 
 def match_created_data(options_schema, game: str) -> type[Model]:
@@ -76,6 +89,7 @@ def match_created_data(options_schema, game: str) -> type[Model]:
                         minimum=0),
         "decks": fields.List(fields.List(card()), required=False, metadata={
             "description": "Operators only: the deck orders given at creation, one per deal"}),
+        "rematch_of": text("A rematch only: the finished match it follows", required=False),
     }, name=f"{name}MatchCreatedData")
     schema.__doc__ = ("The match was created (always event 1). `seed` and `decks` are shown to operators only; "
                       "others get the event without them.")
@@ -114,6 +128,11 @@ class DealCommittedData(Model):
     commitment = text("sha256 of the salted deck, in hex", pattern="^[0-9a-f]{64}$")
 
 
+class RematchOfferedData(Model):
+    """A seat of the finished match asked for its rematch: the one event after the match's end, once."""
+    game_id = text("The rematch's id")
+
+
 class DealRevealedData(Model):
     """After a deal is over (scored, thrown in, or the match abandoned): its deck and salt, which hash to
     the deal's commitment."""
@@ -132,6 +151,7 @@ TABLE_EVENTS = {
     "match_abandoned": (MatchAbandonedData, "The match was closed after a long idle time"),
     "deal_committed": (DealCommittedData, "The next deck's commitment, before the deal"),
     "deal_revealed": (DealRevealedData, "A finished deal's deck and salt"),
+    "rematch_offered": (RematchOfferedData, "A seat asked for the finished match's rematch"),
 }
 
 

@@ -18,7 +18,7 @@ from tests.support.contract import SPEC_PATH, check_schema
 ENGINES = {"sixty-six": ("SixtySix", sixtysix.MUTATORS, 2), "fifty-six": ("FiftySix", fiftysix.MUTATORS, 4),
            "smear": ("Smear", smear.MUTATORS, 4)}
 TABLE_EVENTS = {"match_created", "seat_claimed", "turn_timed_out", "seat_taken_over", "seat_returned", "seat_reset",
-                "match_abandoned", "deal_committed", "deal_revealed"}
+                "match_abandoned", "deal_committed", "deal_revealed", "rematch_offered"}
 
 
 @pytest.mark.parametrize("game", ENGINES)

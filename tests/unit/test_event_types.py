@@ -126,6 +126,7 @@ def whole_match(index: int) -> tuple[dict, ...]:
     for _ in range(MAX_STEPS):
         table = match.add(tables.system_step(table))
         if table.finished:
+            match.add(tables.offer_rematch(table, "r"))   # the one event after the end
             return tuple(match.log)
         _, seat = tables.owed_work(table)[0]
         assert seat is not None
@@ -150,6 +151,21 @@ def cut_short(game: str, n_seats: int) -> list[dict]:
     return match.log
 
 
+def rematch_of(index: int) -> list[dict]:
+    """The start of the rematch of MATCHES[index]'s whole match: its creation (a reserved seat, the match
+    it follows) and its player's claim of the reserved seat."""
+    log = whole_match(index)
+    finished = Match()
+    finished.add(list(log))
+    assert finished.table is not None
+    options, seats = tables.rematch_spec(finished.table)
+    match = Match()
+    table = match.add(tables.create("r", finished.table.game, options, seats, seed=6, rematch_of="g"))
+    assert table.seats[0].reserved and table.rematch_of == "g"
+    match.add(tables.claim_seat(table, 0, "Ann", "1" * 64, reserved_ok=True))
+    return match.log
+
+
 def passed_out(game: str, options: dict, n_seats: int) -> list[dict]:
     """A deal every seat passes (human seats all): thrown in where the options redeal it."""
     match = Match()
@@ -169,7 +185,7 @@ THROWN_IN = {"fifty-six": ({"all_pass_contract": "redeal"}, 4), "smear": ({"all_
 def test_every_event_of_a_whole_match_is_registered_with_exactly_its_declared_data(index):
     known = registry(MATCHES[index][0])
     log = whole_match(index)
-    assert log[-1]["type"] == "match_ended"
+    assert [e["type"] for e in log[-2:]] == ["match_ended", "rematch_offered"]
     errors = [f"event {i + 1}, {e}" for i, event in enumerate(log) for e in event_errors(event, known)]
     assert not errors, "\n".join(errors[:20])
 
@@ -182,6 +198,7 @@ def test_the_matches_write_every_registered_event_type(game):
         if match_game == game:
             seen.update(e["type"] for e in whole_match(index))
     short = cut_short(game, next(n for g, _, n in MATCHES if g == game))
+    short += rematch_of(next(i for i, (g, _, _) in enumerate(MATCHES) if g == game))
     if game in THROWN_IN:
         short += passed_out(game, *THROWN_IN[game])
     assert not [e for event in short for e in event_errors(event, registry(game))]

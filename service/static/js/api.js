@@ -84,8 +84,10 @@ export const Api = {
   claimSeat: (gameId, name, seat) =>
     request("POST", `${game(gameId)}/players`, { body: seat === undefined ? { name } : { name, seat } }).then((r) => r.data),
   // {status, data}: data is null on 304 (nothing new since `known`).
-  view: (gameId, token, known) =>
-    request("GET", game(gameId), { token, headers: known === undefined ? {} : { "If-None-Match": `"${known}"` } }),
+  // With `wait` (seconds) as well, the server answers once the version moves past `known` (a long-poll).
+  view: (gameId, token, known, wait) =>
+    request("GET", wait ? `${game(gameId)}?wait=${wait}` : game(gameId),
+      { token, headers: known === undefined ? {} : { "If-None-Match": `"${known}"` } }),
   act: (gameId, token, action, idempotencyKey) =>
     request("POST", `${game(gameId)}/actions`, { token, body: action, headers: { "Idempotency-Key": idempotencyKey } }).then((r) => r.data),
   // One page of events as the caller may see them: {events, hasMore, next} (`next`: the cursor of the
@@ -98,6 +100,10 @@ export const Api = {
   hint: (gameId, token) => request("GET", `${game(gameId)}/hint`, { token }).then((r) => r.data),
   // The rematch of a finished match: {game_id, seat, token, view}.
   rematch: (gameId, token) => request("POST", `${game(gameId)}/rematch`, { token }).then((r) => r.data),
+  // A finished match at `version` (omitted: its last), every hand shown: {game_id, version, last_version,
+  // view, hands}.
+  replay: (gameId, version) =>
+    request("GET", `${game(gameId)}/replay${version === undefined ? "" : `?version=${version}`}`).then((r) => r.data),
   // Lobby lists: [{game_id, game, variant, status, players, open_seats, created_ms}].
   async list(status, limit = 20) {
     const { data } = await request("GET", `/v1/games?status=${status}&limit=${limit}`);

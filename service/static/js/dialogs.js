@@ -47,7 +47,8 @@ export function dealEndDialog(view, result, { last = false } = {}) {
   });
 }
 
-// The end of the match: who won, the final score, Rematch (same seats and options) and New match.
+// The end of the match: who won, the final score, Rematch (same seats and options), New match and the
+// replay.
 // `rematch` is {label, run} or null; a rematch another player offered reads "Join the rematch".
 export function matchEndDialog(view, { rematch, onNewMatch, onClose }) {
   const youWon = Array.isArray(view.winner) && view.winner.includes(view.seat);
@@ -62,7 +63,10 @@ export function matchEndDialog(view, { rematch, onNewMatch, onClose }) {
   }
   const newMatch = el("button", { type: "button", class: rematch ? "secondary" : "primary", id: "new-match" }, t("matchEnd.newMatch"));
   const stay = el("button", { type: "button", class: "secondary", id: "stay" }, t("matchEnd.stay"));
-  buttons.push(newMatch, stay);
+  // The replay: every deal again, every hand shown (a link: it opens like any page of the client).
+  const replay = el("a", { class: "button secondary", id: "watch-replay", href: `#/r/${view.game_id}` }, t("matchEnd.replay"));
+  replay.addEventListener("click", () => dialog.close("replay"));
+  buttons.push(newMatch, replay, stay);
   const dialog = open("match-end", "match-end-h", [
     el("p", { class: "kicker" }, t("matchEnd.kicker", { game: gameTitle(view.game) })),
     el("h2", { id: "match-end-h" }, view.winner ? (youWon ? t("matchEnd.youWon") : t("matchEnd.won", { winner: winnerName(view, view.winner) })) : t("matchEnd.over")),

@@ -1,7 +1,8 @@
-// Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table. A share
-// link carries only the game id; the seat token stays in localStorage.
+// Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table, "#/r/<game id>"
+// a finished match's replay. A share link carries only the game id; the seat token stays in localStorage.
 import { showLobby } from "./lobby.js";
 import { TableController, errorText } from "./table.js";
+import { ReplayViewer } from "./replay.js";
 import { el } from "./dom.js";
 import { t, LANGUAGES, preferredLanguage, loadLanguage, chooseLanguage, currentLanguage } from "./i18n.js";
 import { prefs, applyDeck } from "./prefs.js";
@@ -16,8 +17,12 @@ async function route() {
   clearAllNotices();
   window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
   const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
+  const replay = location.hash.match(/^#\/r\/([A-Za-z0-9_-]{1,64})$/);
   try {
-    if (match) {
+    if (replay) {
+      current = new ReplayViewer(root, replay[1]);
+      await current.start();
+    } else if (match) {
       current = new TableController(root, match[1]);
       await current.start();
     } else {

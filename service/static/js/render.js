@@ -359,6 +359,7 @@ function controls(ctl, view) {
     const rematch = ctl.rematchChoice();
     if (rematch) out.push(el("button", { type: "button", class: "primary", id: "rematch-button", onclick: () => rematch.run() }, rematch.label));
     out.push(el("a", { class: "button secondary", id: "new-match-link", href: "#/" }, t("matchEnd.newMatch")));
+    out.push(el("a", { class: "button secondary", id: "replay-link", href: `#/r/${view.game_id}` }, t("matchEnd.replay")));
     return out;
   }
   if (ctl.settled) {
@@ -451,7 +452,9 @@ function share(view) {
   });
   return el("section", { class: "panel share", "aria-labelledby": "share-h" }, el("h2", { id: "share-h" }, open ? t("share.invite") : t("share.title")),
     el("p", { class: "small" }, open ? t("share.inviteHelp") : t("share.watchHelp")),
-    el("div", { class: "share-row" }, input, copy), el("a", { class: "button secondary", href: "#/" }, t("nav.lobby")));
+    el("div", { class: "share-row" }, input, copy), el("a", { class: "button secondary", href: "#/" }, t("nav.lobby")),
+    // Anyone, seated or watching, may watch a finished match again with every hand shown.
+    view.status === "finished" && view.round ? el("a", { class: "button secondary", id: "watch-again", href: `#/r/${view.game_id}` }, t("matchEnd.replay")) : null);
 }
 
 // A spectator at a match with an open seat: the first thing on the page, ready to type a name.

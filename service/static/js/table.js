@@ -261,6 +261,7 @@ export class TableController {
     if (view.status === "finished") {
       this.feed?.end();
       if (this.justEnded && !this.matchDialogShown) this.showMatchEnd();
+      this.watchForRematch();
     }
   }
 
@@ -612,6 +613,31 @@ export class TableController {
       onNewMatch: () => { location.hash = "#/"; },
       onClose: () => this.focusHand(),
     });
+  }
+
+  // The stream ends with the match, so a rematch another seat asks for is waited for by long-polling the
+  // view (its offer is an event of the finished match): the button then reads "Join the rematch".
+  async watchForRematch() {
+    if (this.watchingRematch) return;
+    this.watchingRematch = true;
+    const waiting = () => !this.stopped && this.token && this.latest.status === "finished" && "rematch" in this.latest && !this.latest.rematch;
+    // For half an hour at most: a table left open on a finished match does not poll for ever.
+    for (let polls = 0; polls < 180 && waiting(); polls++) {
+      try {
+        const { status, data } = await Api.view(this.gameId, this.token, this.latest.version, 10);
+        if (this.stopped) return;
+        if (status !== 304 && data && data.version >= this.latest.version) {
+          this.latest = data;
+          this.render();
+          this.pump();
+        }
+      } catch {
+        await new Promise((resolve) => { setTimeout(resolve, 5000); });
+      }
+    }
+    const button = document.getElementById("rematch");
+    const choice = this.stopped ? null : this.rematchChoice();
+    if (button && choice) button.textContent = choice.label;
   }
 
   async rematch() {

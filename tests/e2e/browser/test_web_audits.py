@@ -83,7 +83,33 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_every_table(service, audited
     page.click('[data-action="declare_out"]')
     page.wait_for_selector("#confirm")
     found["confirm dialog"] = axe_violations(page)
+    # The replay of a finished match (bots play it out), at its first card played: every hand shown.
+    finished = api_match(service, "sixty-six", [{"kind": "bot", "level": "basic"}] * 2, {"match_target": 1})
+    played = first_played(service, finished)
+    page = audited_page(viewport)
+    page.goto(service.url(f"/#/r/{finished}"))
+    page.wait_for_function("document.body.dataset.state === 'replay'")
+    page.focus("#replay-slider")
+    for _ in range(played - 1):
+        page.keyboard.press("ArrowRight")
+    page.wait_for_function("v => document.body.dataset.version === v", arg=str(played))
+    page.wait_for_selector(".replay-seat .card")
+    found["replay"] = axe_violations(page)
     assert {where: v for where, v in found.items() if v} == {}
+
+
+def first_played(service, game_id: str) -> int:
+    """The version of the first card played in a match the bots play out, once it is over (waited for
+    with long-polls)."""
+    import requests
+    url = service.url(f"/v1/games/{game_id}")
+    for _ in range(200):
+        view = requests.get(url, timeout=10).json()
+        if view["status"] == "finished":
+            events = requests.get(f"{url}/events?limit=500", timeout=10).json()["events"]
+            return next(e["version"] for e in events if e["type"] == "played")
+        requests.get(f"{url}?wait=5", headers={"If-None-Match": f'"{view["version"]}"'}, timeout=15)
+    raise AssertionError("the bots did not finish the match")
 
 
 def lighthouse(service, url: str, name: str, profile: Path | None = None) -> dict:

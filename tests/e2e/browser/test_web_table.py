@@ -437,52 +437,6 @@ def test_quick_play_and_the_lobby_lists(service, new_page):
     assert page.locator("details#rules[open]").count() == 0
 
 
-def test_rematch_goes_through_the_rematch_endpoint_when_the_server_offers_one(service, new_page):
-    """The client's half of the rematch contract (POST /v1/games/{id}/rematch with the seat's token;
-    the finished view's `rematch` field says the server has it). This server does not have the endpoint
-    yet, so the test answers those two calls itself, with a real new match behind them."""
-    import json as jsonlib
-    import requests
-    game_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
-                        {"match_target": 1, "first_dealer": 1})
-    page = new_page()
-    calls = []
-
-    def view_with_offer(route):
-        response = route.fetch()
-        if response.status != 200:  # a 304 has no body to change
-            route.fulfill(response=response)
-            return
-        body = response.json()
-        if body.get("status") == "finished":
-            body["rematch"] = None
-        route.fulfill(response=response, body=jsonlib.dumps(body))
-
-    def rematch(route):
-        calls.append(route.request.headers.get("authorization"))
-        new_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], {"match_target": 1})
-        seat = requests.post(service.url(f"/v1/games/{new_id}/players"), json={"name": "Ana", "seat": 0}, timeout=10).json()
-        route.fulfill(status=201, content_type="application/json",
-                      body=jsonlib.dumps({"game_id": new_id, "seat": 0, "token": seat["token"], "view": seat["view"]}))
-
-    page.route(f"**/v1/games/{game_id}", view_with_offer)
-    page.route(f"**/v1/games/{game_id}/rematch", rematch)
-    join_by_link(page, service, game_id, "Ana")
-    current = wait_turn(page)
-    for _ in range(MAX_ACTIONS):
-        if current == "finished":
-            break
-        current = default_move(page)
-    page.wait_for_selector("#match-end")
-    token = page.evaluate(f"JSON.parse(localStorage.getItem('talon.seat.{game_id}')).token")
-    page.click("#rematch")
-    page.wait_for_function("id => !location.hash.endsWith(id)", arg=game_id)
-    assert calls == [f"Bearer {token}"]
-    new_id = page.url.rsplit("/", 1)[1]
-    wait_turn(page)
-    assert view_of(page, new_id)["seat"] == 0
-
-
 STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
               "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
 
