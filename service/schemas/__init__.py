@@ -11,6 +11,8 @@ from service.schemas.events import EVENTS_PAGE
 from service.schemas.hints import HINT
 from service.schemas.lobby import Health, Lobby, StreamTicket
 from service.schemas.ops import AuditReport, Feed
+from service.schemas.players import (ActiveSeats, HistoryQuery, Leaderboard, LeaderboardQuery, MatchHistory,
+                                     PlayerCreated, PlayerProfile, RegisterPlayer)
 from service.schemas.problem import Problem
 from service.schemas.requests import (CREATE_GAME, ActionHeaders, ClaimSeat, EventsQuery, FeedQuery, GameQuery,
                                       LobbyQuery, StreamHeaders, StreamQuery, ViewHeaders)
@@ -19,4 +21,5 @@ from service.schemas.views import VIEW, SeatClaimed
 __all__ = ["ACTION", "ACTION_TYPES", "SUITS", "plain_action", "MAX_VERSION", "Plugin", "register", "ref", "EVENTS_PAGE", "HINT",
            "Health", "Lobby", "StreamTicket", "AuditReport", "Feed", "Problem", "CREATE_GAME", "ClaimSeat",
            "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "ActionHeaders",
-           "StreamHeaders", "ViewHeaders"]
+           "StreamHeaders", "ViewHeaders", "ActiveSeats", "HistoryQuery", "Leaderboard", "LeaderboardQuery",
+           "MatchHistory", "PlayerCreated", "PlayerProfile", "RegisterPlayer"]
