@@ -52,7 +52,10 @@ def register(body):
 @blp.response(200, PlayerProfile, description="The key's player")
 @problems(blp, "unauthorized")
 def me():
-    """The player of the key: profile and ratings"""
+    """The player of the key: profile and ratings
+
+    The same as `GET /v1/players/{id}` for the key's own player: a client that holds only the key finds
+    its player id here."""
     return json_response(players().profile(player_from_key().player_id))
 
 
@@ -90,7 +93,10 @@ def resume_seat(game_id, seat):
 @blp.response(200, PlayerProfile, description="The player's name and ratings")
 @problems(blp, "unknown-player")
 def profile(player_id):
-    """A player's profile: name and rating per game"""
+    """A player's profile: name and rating per game
+
+    Public: anyone may look a player up by id. Never shows the key. Ratings follow the matches' logs,
+    updated by the workers shortly after each match ends."""
     return json_response(players().profile(player_id))
 
 
