@@ -158,6 +158,7 @@ class Matches:
                 if attempt == RACE_RETRIES:
                     raise
                 continue
+            self._enqueue_owed(after)   # the jobs owed at the version before are stale now
             return after, token
         raise AssertionError("unreachable")
 
