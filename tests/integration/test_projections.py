@@ -233,3 +233,21 @@ def test_a_worker_that_fails_between_reading_and_writing_leaves_the_projection_a
     assert projections.catch_up() == 6
     done = projections.dump()
     assert projections.catch_up() == 0 and projections.dump() == done
+
+
+def test_the_talon_rebuild_command_recomputes_the_projections(r, redis_url, monkeypatch, capsys):
+    from service.cli import main
+    store, matches, projections, registry = _projections(r)
+    rng = random.Random(11)
+    players = [registry.register(f"C{i}")[0].player_id for i in range(2)]
+    _mixed_matches(matches, players, 8, rng)
+    projections.catch_up()
+    incremental = projections.dump()
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert main(["rebuild"]) == 0
+    out = capsys.readouterr()
+    assert "8 matches recorded" in out.out and "warning" not in out.err
+    assert projections.dump() == incremental
+    r.xtrim("talon:feed", maxlen=0)                     # a feed trimmed past the match ends
+    assert main(["rebuild"]) == 0
+    assert "8 finished matches in the lobby but 0" in capsys.readouterr().err
