@@ -12,6 +12,7 @@ from app.ratings.matches import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_MATCH
 from games import table as tables
 from games.registry import game_names
 from service import cursors
+from service.schemas import players as examples
 from service.http import application, json_response, player_from_key, players, problems
 from service.limits import create_limit, join_limit
 from service.problems import Problem
@@ -34,7 +35,8 @@ LOCATION = {"Location": {"description": "The player's profile, /v1/players/{id}"
     "GetMyMatches": {"operationId": "getPlayerMatches", "parameters": {"player_id": "$response.body#/player_id"},
                      "description": "The player's matches"}}}})
 @blp.arguments(RegisterPlayer(), error_status_code=400, example={"name": "Ana"})
-@blp.response(201, PlayerCreated, headers=LOCATION, description="The player and their key (shown once)")
+@blp.response(201, PlayerCreated, headers=LOCATION, description="The player and their key (shown once)",
+              example=examples.PLAYER_CREATED_EXAMPLE)
 @problems(blp, "invalid-request", "request-timeout", "payload-too-large", "too-many-requests")
 def register(body):
     """Register a player (no password: a key)
@@ -49,7 +51,7 @@ def register(body):
 
 @blp.route("/players/me", methods=["GET"])
 @blp.doc(operationId="getMe", security=PLAYER)
-@blp.response(200, PlayerProfile, description="The key's player")
+@blp.response(200, PlayerProfile, description="The key's player", example=examples.PROFILE_EXAMPLE)
 @problems(blp, "unauthorized")
 def me():
     """The player of the key: profile and ratings
@@ -61,7 +63,8 @@ def me():
 
 @blp.route("/players/me/seats", methods=["GET"])
 @blp.doc(operationId="getMySeats", security=PLAYER)
-@blp.response(200, ActiveSeats, description="The player's seats in matches not over yet")
+@blp.response(200, ActiveSeats, description="The player's seats in matches not over yet",
+              example=examples.SEATS_EXAMPLE)
 @problems(blp, "unauthorized")
 def my_seats():
     """The seats the key's player holds in matches not over yet
@@ -90,7 +93,7 @@ def resume_seat(game_id, seat):
 
 @blp.route("/players/<player_id>", methods=["GET"])
 @blp.doc(operationId="getPlayer", security=PUBLIC)
-@blp.response(200, PlayerProfile, description="The player's name and ratings")
+@blp.response(200, PlayerProfile, description="The player's name and ratings", example=examples.PROFILE_EXAMPLE)
 @problems(blp, "unknown-player")
 def profile(player_id):
     """A player's profile: name and rating per game
@@ -103,7 +106,8 @@ def profile(player_id):
 @blp.route("/players/<player_id>/matches", methods=["GET"])
 @blp.doc(operationId="getPlayerMatches", security=PUBLIC)
 @blp.arguments(HistoryQuery(), location="query", error_status_code=400, unknown=RAISE)
-@blp.response(200, MatchHistory, description="A page of the player's finished matches")
+@blp.response(200, MatchHistory, description="A page of the player's finished matches",
+              example=examples.HISTORY_EXAMPLE)
 @problems(blp, "invalid-request", "unknown-player")
 def history(query, player_id):
     """A player's finished matches, newest first
@@ -121,7 +125,7 @@ def history(query, player_id):
 @blp.route("/leaderboards/<game>", methods=["GET"])
 @blp.doc(operationId="getLeaderboard", security=PLAYER_OR_ANYONE)
 @blp.arguments(LeaderboardQuery(), location="query", error_status_code=400, unknown=RAISE)
-@blp.response(200, Leaderboard, description="The top players of the game")
+@blp.response(200, Leaderboard, description="The top players of the game", example=examples.LEADERBOARD_EXAMPLE)
 @problems(blp, "invalid-request", "unauthorized", "not-found")
 def leaderboard(query, game):
     """The leaderboard of one game

@@ -5,7 +5,8 @@ from marshmallow import Schema, fields, validate
 
 from app.ratings.matches import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_MATCHES
 from games.registry import BOT_LEVELS, game_names
-from service.schemas.base import Model, WholeNumber, boolean, integer, many, nested, seat, seats, text
+from service.schemas.base import Model, OneOf, Union, WholeNumber, boolean, constant, integer, many, nested, seat, seats, text
+from service.schemas.options import GAME_ONLY, GAMES
 from service.schemas.requests import CURSOR
 from service.schemas.table import STATUSES, Side
 
@@ -111,20 +112,29 @@ class OwnResult(Model):
     rating_after = integer("And after it; null if not rated", nullable=True)
 
 
-class HistoryItem(Model):
-    """One finished match of a player's history."""
-    game_id = text("The match's id")
-    game = text(enum=game_names())
-    options = fields.Dict(required=True, metadata={"description": "The game's options in force (as in the view)"})
-    ended_at = text("When the match ended (ISO 8601, UTC)", example="2026-12-01T13:39:35.141Z")
-    players = many(HistoryPlayer, "Every seat, in seat order")
-    result = nested(MatchResult)
-    own = nested(OwnResult)
+def _history_item(game: str, prefix: str) -> type[Model]:
+    schema = Model.from_dict({
+        "game_id": text("The match's id"),
+        "game": constant(game),
+        "options": nested(GAME_ONLY[game], "The game's options in force"),
+        "ended_at": text("When the match ended (ISO 8601, UTC)", example="2026-12-01T13:39:35.141Z"),
+        "players": many(HistoryPlayer, "Every seat, in seat order"),
+        "result": nested(MatchResult),
+        "own": nested(OwnResult),
+    }, name=f"{prefix}HistoryItem")
+    schema.__doc__ = f"A finished {game} match of a player's history."
+    return schema
+
+
+HISTORY_ITEM = Union("HistoryItem", {game: _history_item(game, prefix) for game, (prefix, _) in GAMES.items()},
+                     by="game", description="A finished match of a player's history, told apart by `game` (each "
+                                            "game has its own options).")
 
 
 class MatchHistory(Model):
     """A page of a player's matches, newest first."""
-    matches = many(HistoryItem, "Matches after the cursor, newest first")
+    matches = fields.List(OneOf(HISTORY_ITEM, required=True), required=True,
+                          metadata={"description": "Matches after the cursor, newest first"})
     next_cursor = text("Pass as `cursor` for the next page. Opaque.")
     has_more = boolean("Older matches follow")
 
@@ -158,3 +168,34 @@ class Leaderboard(Model):
                             example=int(LEADERBOARD_MAX_DEVIATION))
     entries = many(LeaderboardEntry, "Best first")
     me = nested(OwnStanding, "The caller's standing, with a player key; else null", nullable=True)
+
+
+# -- examples (the spec's; Spectral checks each against its schema) ----------------------------------------
+
+_ANA, _BO = "3f2a9c1d5e7b4a60", "8b0e6d2f4a1c9e37"
+PLAYER_CREATED_EXAMPLE = {"player_id": _ANA, "name": "Ana",
+                          "player_key": "pk_Yp4m0q2XJ1bq3rWg8nHkzv5t7aLcE9sDfRuO6iTyQwA"}
+PROFILE_EXAMPLE = {"player_id": _ANA, "name": "Ana", "created_ms": 1764596375141,
+                   "ratings": [{"game": "sixty-six", "rating": 1662, "deviation": 290, "matches": 1}]}
+SEATS_EXAMPLE = {"seats": [{"game_id": "5d1c0e7f9a2b4c3d", "game": "sixty-six", "seat": 0, "status": "active",
+                            "version": 17, "name": "Ana", "to_act": True}]}
+HISTORY_EXAMPLE = {"matches": [{
+    "game_id": "5d1c0e7f9a2b4c3d", "game": "sixty-six",
+    "options": {"variant": "2p24", "profile": "sixty_six", "three_player_mode": "talon_with_dead_cards",
+                "match_target": 7, "dealer_rule": "alternate", "close_before_draw": True, "meld_after_close": False,
+                "false_declaration": "two_or_three", "last_trick_rule": "plus10", "closed_scoring": "final_totals",
+                "non_closer_may_exchange_at_close": False, "min_stock_to_close": 0, "min_stock_for_exchange": 0,
+                "schneider_threshold": 33, "draw_bonus": False},
+    "ended_at": "2026-12-01T13:39:35.141Z",
+    "players": [{"seat": 0, "kind": "human", "level": None, "name": "Ana", "player_id": _ANA, "team": None},
+                {"seat": 1, "kind": "human", "level": None, "name": "Bo", "player_id": _BO, "team": None}],
+    "result": {"status": "finished", "winner": [0],
+               "standing": [{"seats": [0], "score": 7}, {"seats": [1], "score": 3}]},
+    "own": {"seats": [0], "outcome": "won", "score": 7, "rated": True, "rating_before": 1500,
+            "rating_after": 1662}}],
+    "next_cursor": "aDozZjJhOWMxZDVlN2I0YTYwOjE", "has_more": False}
+LEADERBOARD_EXAMPLE = {"game": "sixty-six", "min_matches": LEADERBOARD_MIN_MATCHES,
+                       "max_deviation": int(LEADERBOARD_MAX_DEVIATION),
+                       "entries": [{"rank": 1, "player_id": _BO, "name": "Bo", "rating": 1712, "deviation": 74,
+                                    "matches": 31}],
+                       "me": {"player_id": _ANA, "rank": None, "rating": 1662, "deviation": 290, "matches": 1}}
