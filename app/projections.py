@@ -151,12 +151,14 @@ class Projections:
         self.store = store
         self.hook = hook
 
-    def catch_up(self, generation: int | None = None) -> int:
+    def catch_up(self, generation: int | None = None, max_pages: int | None = None) -> int:
         """Applies the feed past the cursor to the generation (None: the active one, as the workers do),
-        up to its end; returns how many matches it recorded."""
+        up to its end or for `max_pages` pages of FEED_PAGE entries (a job's share: the next job or
+        sweep goes on from the cursor); returns how many matches it recorded."""
         following = generation is None
-        recorded = 0
-        while True:
+        recorded, pages = 0, 0
+        while max_pages is None or pages < max_pages:
+            pages += 1
             gen = self.store.active() if following else generation
             cursor = self.store.cursor(gen)
             entries = self.events.feed(after=cursor, count=FEED_PAGE)
@@ -165,6 +167,7 @@ class Projections:
             # A lost race (another worker, or a rebuild, moved the cursor) ends the page early: the loop
             # reads the cursor again and goes on from wherever it is.
             recorded += self._apply_page(gen, cursor, entries, following)
+        return recorded
 
     def _apply_page(self, gen: int, cursor: str, entries: list, following: bool) -> int:
         """Applies one page of the feed: each match end in its own atomic step with the cursor, then the

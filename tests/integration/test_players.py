@@ -104,6 +104,8 @@ def test_two_players_play_by_key_and_one_resumes_the_seat_on_a_third_client(r, r
     claims = [e for e in events.json["events"] if e["type"] in ("seat_claimed", "seat_resumed")]
     assert [(e["type"], e["data"]["player_id"]) for e in claims] == [
         ("seat_claimed", ana), ("seat_claimed", bo), ("seat_resumed", ana)]
+    # The audit replays the claims by key and the resume like every other step.
+    assert third_client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json["ok"]
     # Every log line as the service writes it (JSON, with the request's path and context).
     logged = "\n".join(JsonFormatter().format(record) for record in caplog.records)
     assert "/v1/players/me/seats" in logged and "/resume" in logged
