@@ -1,6 +1,8 @@
-// Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table. A share
-// link carries only the game id; the seat token stays in localStorage.
+// Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table,
+// "#/players/<id>" a player's profile, "#/leaderboards/<game>" a leaderboard. A share link carries only
+// the game id; the seat token stays in localStorage.
 import { showLobby } from "./lobby.js";
+import { showProfile, showLeaderboard } from "./players.js";
 import { TableController, errorText } from "./table.js";
 import { el } from "./dom.js";
 import { t, LANGUAGES, preferredLanguage, loadLanguage, chooseLanguage, currentLanguage } from "./i18n.js";
@@ -16,10 +18,16 @@ async function route() {
   clearAllNotices();
   window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
   const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
+  const player = location.hash.match(/^#\/players\/([0-9a-f]{16})$/);
+  const board = location.hash.match(/^#\/leaderboards\/([a-z-]{1,20})$/);
   try {
     if (match) {
       current = new TableController(root, match[1]);
       await current.start();
+    } else if (player) {
+      await showProfile(root, player[1]);
+    } else if (board) {
+      await showLeaderboard(root, board[1]);
     } else {
       showLobby(root);
     }
