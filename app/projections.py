@@ -55,71 +55,101 @@ class _Seat:
     last_mover: str | None = None      # who made the seat's last move (None: the stand-in)
 
 
+class _Fold:
+    """Who held and who played each seat, folded over a match's log up to its end."""
+
+    def __init__(self, game_id: str, created: dict):
+        self.game_id = game_id
+        self.seats = [_Seat(s["kind"], s.get("level"), s.get("name")) for s in created["seats"]]
+        self.names: dict[str, str] = {}
+        self.moves: Counter = Counter()     # (seat, mover) -> moves; mover None: the stand-in bot
+
+    def apply(self, event) -> None:
+        step = _STEPS.get(event.type)
+        if step is not None:
+            step(self, event)
+        elif event.type not in TABLE_EVENTS and isinstance(event.actor, int):
+            self.moved(event.actor)
+
+    def claimed(self, event) -> None:
+        seat = self.seats[event.data["seat"]]
+        # A guest is told apart by the claim's version: two guests in turn on one seat are two people.
+        seat.holder = event.data.get("player_id") or f"{GUEST_PREFIX}{self.game_id}:{event.data['seat']}:{event.version}"
+        seat.taken_over = False
+        self.names[seat.holder] = event.data["name"]
+
+    def reset(self, event) -> None:
+        seat = self.seats[event.data["seat"]]
+        seat.holder, seat.taken_over = None, False
+
+    def taken_over(self, event) -> None:
+        self.seats[event.data["seat"]].taken_over = event.type == "seat_taken_over"
+
+    def timed_out(self, event) -> None:
+        # The seat's move just before was the stand-in's, made when the seat's timer ran out.
+        index = event.data["seat"]
+        self.moves[(index, self.seats[index].last_mover)] -= 1
+        self.moves[(index, None)] += 1
+        self.seats[index].last_mover = None
+
+    def moved(self, index: int) -> None:
+        seat = self.seats[index]
+        mover = None if seat.kind == "bot" or seat.taken_over else seat.holder
+        self.moves[(index, mover)] += 1
+        seat.last_mover = mover
+
+    def participant(self, index: int) -> tuple[str, float]:
+        """The seat's participant, and the share of its moves someone else made (a stand-in, another
+        holder). A human seat nobody played holds a guest of its own: the stand-in made all its moves."""
+        seat = self.seats[index]
+        if seat.kind == "bot":
+            return bot_participant(seat.level or "basic"), 0.0
+        mine = {mover: n for (s, mover), n in self.moves.items() if s == index and n > 0}
+        total = sum(mine.values())
+        humans = {m: n for m, n in mine.items() if m is not None}
+        if not humans:
+            return seat.holder or f"{GUEST_PREFIX}{self.game_id}:{index}:open", (1.0 if total else 0.0)
+        # Most moves; a tie is broken by the id, so that the choice never depends on the order of the log.
+        chosen = max(humans, key=lambda m: (humans[m], m))
+        return chosen, 1.0 - humans[chosen] / total
+
+    def players(self, standing: list | None) -> tuple[list[dict], list[str]]:
+        """The seats as a history shows them, and each seat's participant."""
+        team_of = {s: t for t, side in enumerate(standing or []) for s in side["seats"]}
+        teams = bool(standing) and len(standing) < len(self.seats)
+        players, participants = [], []
+        for index, seat in enumerate(self.seats):
+            participant, share = self.participant(index)
+            participants.append(participant)
+            players.append({"seat": index, "kind": seat.kind, "level": seat.level,
+                            "name": self.names.get(participant, seat.name),
+                            "player_id": participant if is_player(participant) else None,
+                            "team": team_of.get(index) if teams else None, "taken_over_share": share})
+        return players, participants
+
+
+_STEPS = {"seat_claimed": _Fold.claimed, "seat_reset": _Fold.reset, "seat_taken_over": _Fold.taken_over,
+          "seat_returned": _Fold.taken_over, "turn_timed_out": _Fold.timed_out}
+
+
 def summarize(game_id: str, events: Sequence) -> dict | None:
-    """The record of a finished match from its log (StoredEvents, oldest first); None if it is not over."""
+    """The record of a finished match from its log (StoredEvents, oldest first); None if it is not over.
+    What follows the match's end (a reveal, an operator's late reset) changes nothing in it."""
     if not events or events[0].type != "match_created":
         return None
-    created = events[0].data
-    seats = [_Seat(s["kind"], s.get("level"), s.get("name")) for s in created["seats"]]
-    names: dict[str, str] = {}
-    moves: Counter = Counter()          # (seat, mover) -> moves; mover None: the stand-in bot
-    end = None
-    for event in events[1:]:
-        data, kind = event.data, event.type
-        if kind == "seat_claimed":
-            seat = seats[data["seat"]]
-            seat.holder = data.get("player_id") or f"{GUEST_PREFIX}{game_id}:{data['seat']}:{event.version}"
-            seat.taken_over = False
-            names[seat.holder] = data["name"]
-        elif kind == "seat_reset":
-            seats[data["seat"]].holder, seats[data["seat"]].taken_over = None, False
-        elif kind in ("seat_taken_over", "seat_returned"):
-            seats[data["seat"]].taken_over = kind == "seat_taken_over"
-        elif kind == "turn_timed_out":
-            # The move before was the stand-in's, made for the seat whose timer ran out.
-            seat = seats[data["seat"]]
-            moves[(data["seat"], seat.last_mover)] -= 1
-            moves[(data["seat"], None)] += 1
-            seat.last_mover = None
-        elif kind in TERMINAL:
-            end = event
-        elif kind not in TABLE_EVENTS and isinstance(event.actor, int):
-            seat = seats[event.actor]
-            mover = None if seat.kind == "bot" or seat.taken_over else seat.holder
-            moves[(event.actor, mover)] += 1
-            seat.last_mover = mover
+    fold = _Fold(game_id, events[0].data)
+    end = next((e for e in events if e.type in TERMINAL), None)
     if end is None:
         return None
-    standing = end.data.get("standing") if end.type == "match_ended" else None
-    team_of = {s: t for t, side in enumerate(standing or []) for s in side["seats"]}
-    players, participants = [], []
-    for index, seat in enumerate(seats):
-        participant, share = _participant(index, seat, moves)
-        participants.append(participant)
-        players.append({"seat": index, "kind": seat.kind, "level": seat.level,
-                        "name": names.get(participant or "", seat.name) if seat.kind == "human" else seat.name,
-                        "player_id": participant if is_player(participant) else None,
-                        "team": team_of.get(index) if standing and len(standing) < len(seats) else None,
-                        "taken_over_share": share})
-    return {"game_id": game_id, "game": created["game"], "options": created["options"],
-            "status": "finished" if end.type == "match_ended" else "abandoned",
-            "winner": end.data.get("winner") if end.type == "match_ended" else None,
+    for event in events[1:end.version - events[0].version]:
+        fold.apply(event)
+    finished = end.type == "match_ended"
+    standing = end.data.get("standing") if finished else None
+    players, participants = fold.players(standing)
+    return {"game_id": game_id, "game": events[0].data["game"], "options": events[0].data["options"],
+            "status": "finished" if finished else "abandoned", "winner": end.data.get("winner") if finished else None,
             "standing": standing, "ended_at": end.at, "players": players, "participants": participants,
             "ratings": {}}
-
-
-def _participant(index: int, seat: _Seat, moves: Counter) -> tuple[str | None, float]:
-    """The seat's participant, and the share of its moves someone else made (a stand-in, another holder)."""
-    if seat.kind == "bot":
-        return bot_participant(seat.level or "basic"), 0.0
-    mine = {mover: n for (s, mover), n in moves.items() if s == index and n > 0}
-    total = sum(mine.values())
-    humans = {m: n for m, n in mine.items() if m is not None}
-    if not humans:
-        return seat.holder, (1.0 if total else 0.0)
-    # Most moves; a tie is broken by the id, so that the choice never depends on the order of the log.
-    participant = max(humans, key=lambda m: (humans[m], m))
-    return participant, 1.0 - humans[participant] / total
 
 
 # -- one record -> its rating updates ------------------------------------------------------------------
@@ -127,7 +157,7 @@ def _participant(index: int, seat: _Seat, moves: Counter) -> tuple[str | None, f
 def rate(record: dict, current: dict[str, list[float]]) -> dict[str, dict]:
     """The rating changes a match's record makes: {participant: {"before": [r, d, σ], "after": [...]}},
     kept participants only (players and bots); {} when the match rates nobody (docs/ratings.md)."""
-    if record["status"] != "finished" or any(p is None for p in record["participants"]):
+    if record["status"] != "finished":
         return {}
     match = match_from_standing(record["game"], record["participants"], record["standing"], record["winner"],
                                 [p["taken_over_share"] for p in record["players"]])
