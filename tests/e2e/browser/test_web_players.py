@@ -6,9 +6,14 @@ from __future__ import annotations
 import random
 import time
 
+import pytest
 import requests
 
-from tests.e2e.browser.conftest import screenshot_dir
+from tests.e2e.browser.conftest import DESKTOP, PHONE, screenshot_dir
+from tests.e2e.browser import test_web_audits as audits
+
+audited_page = audits.audited_page      # the audits' fixture: pages that take the injected axe-core
+axe_violations = audits.axe_violations
 
 MATCH = {"game": "sixty-six", "options": {"match_target": 1, "first_dealer": 0},
          "seats": [{"kind": "human"}, {"kind": "human"}]}
@@ -39,7 +44,8 @@ def _play_to_the_end(service, game_id: str, tokens: dict[int, str]) -> dict:
     return view
 
 
-def test_a_players_profile_and_the_leaderboard(service, new_page):
+def _finished_match(service) -> tuple[str, str, bool]:
+    """Ana and Bo play a match by key to its end, recorded in their histories: (Ana's id, Bo's, Ana won)."""
     ana, ana_key = _register(service, "Ana")
     bo, bo_key = _register(service, "Bo")
     game_id = requests.post(service.url("/v1/games"), json=MATCH, timeout=10).json()["game_id"]
@@ -54,7 +60,11 @@ def test_a_players_profile_and_the_leaderboard(service, new_page):
     while not requests.get(service.url(f"/v1/players/{ana}/matches"), timeout=10).json()["matches"]:
         assert time.monotonic() < deadline, "the match never reached Ana's history"
         time.sleep(0.2)
+    return ana, bo, ana_won
 
+
+def test_a_players_profile_and_the_leaderboard(service, new_page):
+    ana, bo, ana_won = _finished_match(service)
     page = new_page()
     page.goto(service.url(f"/#/players/{ana}"))
     page.wait_for_selector("#history-rows tr[data-outcome]")
@@ -79,6 +89,22 @@ def test_a_players_profile_and_the_leaderboard(service, new_page):
     assert "10 rated matches" in page.inner_text("#board-threshold") and "110" in page.inner_text("#board-threshold")
     page.click("nav.tabs a[href='#/leaderboards/smear']")
     page.wait_for_function("document.querySelector('#board-h')?.textContent === 'Leaderboard: Smear'")
-    page.click("#leaderboards-link")                            # the top bar's link
+    page.goto(service.url("/#/"))
+    page.click("details.settings summary")                      # the top bar's menu links to them
+    page.click("#leaderboards-link")
     page.wait_for_function("document.querySelector('#board-h')?.textContent === 'Leaderboard: Sixty-Six'")
     assert page.console_errors == [] and page.failed_responses == []
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_axe_finds_nothing_serious_on_a_profile_and_a_leaderboard(service, audited_page, viewport):
+    ana, _, _ = _finished_match(service)
+    page = audited_page(viewport)
+    page.goto(service.url(f"/#/players/{ana}"))
+    page.wait_for_selector("#history-rows tr[data-outcome]")
+    found = {"profile": axe_violations(page)}
+    page = audited_page(viewport)
+    page.goto(service.url("/#/leaderboards/fifty-six"))
+    page.wait_for_selector("#board-threshold")
+    found["leaderboard"] = axe_violations(page)
+    assert {where: v for where, v in found.items() if v} == {}
