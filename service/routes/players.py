@@ -14,7 +14,7 @@ from games.registry import game_names
 from service import cursors
 from service.schemas import players as examples
 from service.http import application, json_response, player_from_key, players, problems
-from service.limits import create_limit, join_limit
+from service.limits import join_limit, register_limit
 from service.problems import Problem
 from service.schemas import (ActiveSeats, HistoryQuery, Leaderboard, LeaderboardQuery, MatchHistory, PlayerCreated,
                              PlayerProfile, RegisterPlayer, SeatClaimed)
@@ -28,7 +28,7 @@ LOCATION = {"Location": {"description": "The player's profile, /v1/players/{id}"
 
 
 @blp.route("/players", methods=["POST"])
-@create_limit
+@register_limit
 @blp.doc(operationId="registerPlayer", security=PUBLIC, responses={201: {"links": {
     "GetPlayer": {"operationId": "getPlayer", "parameters": {"player_id": "$response.body#/player_id"},
                   "description": "The player's profile"},

@@ -142,3 +142,9 @@ def test_the_players_routes_refuse_bad_input(r, redis_url):
     assert client.post(f"/v1/games/{game_id}/seats/0/resume", headers=auth(key)).status_code == 409
     assert client.post(f"/v1/games/{game_id}/seats/9/resume", headers=auth(key)).status_code == 409
     assert client.post("/v1/games/nosuchgame/seats/0/resume", headers=auth(key)).status_code == 404
+
+
+def test_registering_is_rate_limited_per_address_apart_from_creating_matches(r, redis_url):
+    client = make_app(redis_url, rate_limits_enabled=True, rate_limit_create="2/minute").test_client()
+    assert [client.post("/v1/players", json={"name": "P"}).status_code for _ in range(3)] == [201, 201, 429]
+    assert client.post("/v1/games", json=MATCH).status_code == 201       # another count
