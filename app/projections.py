@@ -239,7 +239,9 @@ class Projections:
                 after = Rating(*change["after"])
                 board[participant] = after.rating if eligible(after, played) else None
         history = tuple(sorted({p for p in kept if is_player(p)}))
-        return MatchWrite(game_id, record["game"], record, ratings, board, history)
+        # A match without a registered player rates nobody and is in no history: only its marker is kept
+        # (that it was applied), not its record, so matches of guests and bots cost a few bytes each.
+        return MatchWrite(game_id, record["game"], record if history else {}, ratings, board, history)
 
     def rebuild(self) -> int:
         """Every projection again from the logs alone: a new generation folded from the start of the feed,
