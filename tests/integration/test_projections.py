@@ -163,6 +163,12 @@ def test_rebuild_equals_the_incremental_projection_after_200_mixed_matches(r):
     assert any(not h["own"]["rated"] and h["result"]["status"] == "finished"
                for p in players for h in read_before[p][0])          # taken over: not rated
     assert any(entries for entries, _ in (read_before[g] for g in ("sixty-six", "fifty-six", "smear")))
+    for game in ("sixty-six", "fifty-six", "smear"):       # the boards: eligible players only, best first
+        entries, _ = projections.leaderboard(game, 100)
+        assert all(e["player_id"] in players and e["matches"] >= 10 and e["deviation"] <= 110 for e in entries)
+        assert [e["rating"] for e in entries] == sorted((e["rating"] for e in entries), reverse=True)
+        for entry in entries:                                # each one's own rank is their place
+            assert projections.leaderboard(game, 1, entry["player_id"])[1]["rank"] == entry["rank"]
 
     assert projections.rebuild() == 200
     assert projections.dump() == incremental
