@@ -80,10 +80,19 @@ class RedisProjectionStore:
         return max(made, self.active() + 1)
 
     def activate(self, generation: int) -> None:
-        before = self.active()
+        """Makes `generation` the active one and drops every other: the one before, and what a rebuild
+        that died half-way left (one rebuild runs at a time)."""
         self.client.set(f"{self.base}:active", generation)
-        if before != generation:
-            self._drop(before)
+        for made in self._generations() - {generation}:
+            self._drop(made)
+
+    def _generations(self) -> set[int]:
+        found = set()
+        for key in self.client.scan_iter(match=f"{self.base}:g*:cursor", count=1000):
+            number = _text(key)[len(self.base) + 2:].partition(":")[0]
+            if number.isdigit():
+                found.add(int(number))
+        return found
 
     def _drop(self, generation: int) -> None:
         keys = list(self.client.scan_iter(match=self._key(generation, "*"), count=1000))

@@ -273,3 +273,16 @@ def test_a_match_end_repeated_in_the_feed_counts_once(r):
         r.xadd("talon:feed", {"g": entry.game_id, "v": entry.version, "t": entry.type})
     assert projections.catch_up() == 0
     assert projections.dump() == done          # (the cursor, which moved on, is not in the dump)
+
+
+def test_a_rebuild_that_died_half_way_leaves_nothing_behind_the_next_one(r):
+    store, matches, projections, registry = _projections(r)
+    players = [registry.register(f"H{i}")[0].player_id for i in range(2)]
+    _mixed_matches(matches, players, 4, random.Random(9))
+    projections.catch_up()
+    done = projections.dump()
+    half_way = RedisProjectionStore(r).new_generation()            # a rebuild killed before it switched
+    assert Projections(store, RedisProjectionStore(r)).catch_up(half_way) == 4
+    assert projections.dump() == done                              # readers never saw it
+    assert projections.rebuild() == 4 and projections.dump() == done
+    assert {k.decode().split(":")[2] for k in r.scan_iter("talon:{players}:g*:*")} == {f"g{half_way + 1}"}
