@@ -27,7 +27,7 @@ RESULT_TTL_S = 60    # finished jobs only guard their id briefly; every job re-c
 FAILURE_TTL_S = 3600
 # The functions the worker runs (workers/jobs.py), named, not imported: the queue is not the worker.
 FUNCTIONS = {"advance": "workers.jobs.advance", "bot": "workers.jobs.bot_turn",
-             "timeout": "workers.jobs.turn_timeout"}
+             "timeout": "workers.jobs.turn_timeout", "project": "workers.jobs.project"}
 
 
 def job_id(job: Job) -> str:

@@ -223,7 +223,11 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
         # A rematch's reserved seat was claimed with its player's token of the match before, which the
         # log does not hold: the audit accepts the claim as it accepts any token's hash.
         yield from attempt("a seat claim", lambda: tables.claim_seat(
-            table, seat, data.get("name"), data.get("token_hash"), reserved_ok=True)[:1])
+            table, seat, data.get("name"), data.get("token_hash"), reserved_ok=True,
+            player_id=data.get("player_id"))[:1])
+    elif kind == "seat_resumed":
+        yield from attempt("a player's seat resume", lambda: tables.resume_seat(
+            table, seat, data.get("player_id"), data.get("token_hash")))
     elif kind == "seat_reset":
         yield from attempt("an operator's seat reset", lambda: tables.reset_seat(table, seat))
     elif kind == "match_abandoned" and isinstance(data.get("idle_s"), int):

@@ -12,11 +12,15 @@ from dataclasses import dataclass
 
 import redis
 
+from adapters.redis_players import RedisPlayerStore
+from adapters.redis_projections import RedisProjectionStore
 from adapters.rq_queue import RqJobQueue
 from app.matches import Matches
 from app.rematches import Rematches
 from app.replays import Replays
+from app.players import Players
 from app.ports import JobQueue
+from app.projections import Projections
 from app.settings import Settings
 from events.connection import connect
 from events.store import EventStore
@@ -31,6 +35,8 @@ class Application:
     matches: Matches
     rematches: Rematches
     replays: Replays
+    projections: Projections   # ratings, histories, leaderboards (on REDIS_URL, from the event store's feed)
+    players: Players
 
 
 def build(settings: Settings, *, pool_size: int | None = None, client: redis.Redis | None = None) -> Application:
@@ -44,4 +50,7 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
     store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
     matches = Matches(store, jobs, settings.bot_delay_s)
-    return Application(settings, client, store, jobs, matches, Rematches(matches), Replays(matches))
+    projections = Projections(store, RedisProjectionStore(client, settings.key_prefix))
+    players = Players(RedisPlayerStore(client, settings.key_prefix), matches, projections)
+    return Application(settings, client, store, jobs, matches, Rematches(matches), Replays(matches), projections,
+                       players)

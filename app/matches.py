@@ -129,12 +129,13 @@ class Matches:
         self._enqueue_owed(table)
         return table
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str) -> tuple[tables.Table, int, str]:
-        # The game id in front lets a token for another game be told apart from an unknown one (403/401).
-        token = f"{game_id}.{secrets.token_urlsafe(32)}"
+    def claim_seat(self, game_id: str, seat: int | None, name: str, player_id: str | None = None
+                   ) -> tuple[tables.Table, int, str]:
+        """`player_id`: a registered player's (app/players.py), None for a guest."""
+        token = seat_token(game_id)
         for attempt in range(RACE_RETRIES + 1):
             table = self.table(game_id)
-            events = tables.claim_seat(table, seat, name, token_hash(token))
+            events = tables.claim_seat(table, seat, name, token_hash(token), player_id=player_id)
             try:
                 after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
             except VersionConflict:
@@ -143,6 +144,22 @@ class Matches:
                 continue
             self._enqueue_owed(after)
             return after, events[0]["data"]["seat"], token
+        raise AssertionError("unreachable")
+
+    def resume_seat(self, game_id: str, seat: int, player_id: str) -> tuple[tables.Table, str]:
+        """A fresh token for the seat its registered player holds (the earlier ones keep working)."""
+        token = seat_token(game_id)
+        for attempt in range(RACE_RETRIES + 1):
+            table = self.table(game_id)
+            events = tables.resume_seat(table, seat, player_id, token_hash(token))
+            try:
+                after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
+            except VersionConflict:
+                if attempt == RACE_RETRIES:
+                    raise
+                continue
+            self._enqueue_owed(after)   # the jobs owed at the version before are stale now
+            return after, token
         raise AssertionError("unreachable")
 
     def held_table(self, game_id: str) -> tables.Table | None:
@@ -316,6 +333,8 @@ class Matches:
         """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
         moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
+        if table.finished:   # the projections (ratings, histories: app/projections.py) catch up on its end
+            return [Job("project", table.game_id, table.version)]
         return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0))
                 for kind, seat in tables.owed_work(table)]
 
@@ -365,6 +384,11 @@ def _lobby_entry(game_id: str, meta: dict) -> dict:
     return {"game_id": game_id, "game": meta.get("game", ""), "variant": meta.get("variant", ""),
             "status": meta.get("status", ""), "players": int(meta.get("players", 0)),
             "open_seats": int(meta.get("open_seats", 0)), "created_ms": int(meta.get("created_ms", 0))}
+
+
+def seat_token(game_id: str) -> str:
+    # The game id in front lets a token for another game be told apart from an unknown one (403/401).
+    return f"{game_id}.{secrets.token_urlsafe(32)}"
 
 
 def token_hash(token: str) -> str:

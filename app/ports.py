@@ -24,7 +24,8 @@ from events.codec import Codec, StoredEvent
 from events.repository import AggregateStore
 from events.store import IdempotentRecord, RawEntry
 
-JOB_KINDS = ("advance", "bot", "timeout")   # a system step; a bot's move; a human's turn timer
+# a system step; a bot's move; a human's turn timer; the projections' catch-up after a match ended
+JOB_KINDS = ("advance", "bot", "timeout", "project")
 
 
 @dataclass(frozen=True)
@@ -97,4 +98,108 @@ class AuditedLog(Protocol):
 
     def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
         """Writes an exported game as it was, atomically; raises events.store.GameExists."""
+        ...
+
+
+@dataclass(frozen=True)
+class PlayerRecord:
+    player_id: str
+    name: str
+    created_ms: int
+
+
+class PlayerStore(Protocol):
+    """Registered players (app/players.py): who they are, the hash of their key, their seats."""
+
+    def add(self, player_id: str, name: str, created_ms: int, key_hash: str) -> None:
+        """Stores a new player and the hash of their key (never the key)."""
+        ...
+
+    def by_key_hash(self, key_hash: str) -> str | None:
+        """The id of the player whose key has this hash."""
+        ...
+
+    def get(self, player_id: str) -> tuple[str, int] | None:
+        """(name, created_ms) of the player."""
+        ...
+
+    def names(self, player_ids: Sequence[str]) -> dict[str, str]:
+        """The names of those of these players that exist."""
+        ...
+
+    def add_seat(self, player_id: str, game_id: str, seat: int) -> None: ...
+
+    def seats(self, player_id: str) -> list[tuple[str, int]]:
+        """(game id, seat) of every seat the player claimed and has not been dropped (`drop_seats`)."""
+        ...
+
+    def drop_seats(self, player_id: str, seats: Sequence[tuple[str, int]]) -> None: ...
+
+
+@dataclass(frozen=True)
+class MatchWrite:
+    """Everything one finished match changes in the projections, applied at once with the feed cursor
+    (ProjectionStore.commit)."""
+    game_id: str
+    game: str
+    record: dict                        # the match as histories show it (app/projections.py)
+    ratings: dict[str, list[float]]     # participant -> [rating, deviation, volatility, rated matches]
+    board: dict[str, float | None]      # player -> leaderboard score (rating), None: off the board
+    history: tuple[str, ...]            # the players whose history lists the match
+
+
+class ProjectionStore(Protocol):
+    """The projections of the event logs (app/projections.py), in generations: the active one answers
+    readers and is kept up to date by the workers; a rebuild fills a new one from the logs alone and
+    then makes it the active one. Every write is conditional on the generation's feed cursor (optimistic
+    concurrency): the cursor and a match's writes move together or not at all."""
+
+    def active(self) -> int:
+        """The generation readers see (0 before any was made)."""
+        ...
+
+    def new_generation(self) -> int:
+        """A fresh, empty generation (not active yet)."""
+        ...
+
+    def activate(self, generation: int) -> None:
+        """Makes `generation` the one readers and workers use, and drops the one before."""
+        ...
+
+    def cursor(self, generation: int) -> str:
+        """The feed id up to which the generation has applied the feed ("0": nothing yet)."""
+        ...
+
+    def has_match(self, generation: int, game_id: str) -> bool: ...
+
+    def ratings(self, generation: int, game: str, participants: Sequence[str]) -> dict[str, list[float]]:
+        """[rating, deviation, volatility, rated matches] of those participants that have one."""
+        ...
+
+    def commit(self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None,
+               only_if_active: bool) -> bool:
+        """Moves the cursor from `expected_cursor` to `new_cursor` and applies `match` (unless the
+        generation holds it already), atomically; False, with nothing written, if the cursor is no
+        longer `expected_cursor` (or, `only_if_active`, the generation is no longer the active one)."""
+        ...
+
+    def match(self, generation: int, game_id: str) -> dict | None: ...
+
+    def history(self, generation: int, player_id: str, before: int | None, limit: int
+                ) -> list[tuple[int, dict]]:
+        """Up to `limit` (position, record) of the player's matches, newest first, older than `before`."""
+        ...
+
+    def all_ratings(self, generation: int, game: str) -> dict[str, list[float]]: ...
+
+    def board(self, generation: int, game: str, limit: int) -> list[str]:
+        """The top `limit` players of the game's leaderboard, best first."""
+        ...
+
+    def rank(self, generation: int, game: str, player_id: str) -> int | None:
+        """The player's 0-based place on the leaderboard, None when not on it."""
+        ...
+
+    def dump(self, generation: int) -> dict:
+        """Every projection of the generation as plain data (for comparing a rebuild)."""
         ...

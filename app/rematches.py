@@ -75,7 +75,8 @@ class Rematches:
         assert old.rematch is not None
         options, seats = tables.rematch_spec(old)
         events = tables.create(old.rematch, old.game, options, seats, secrets.randbits(63), rematch_of=old.game_id)
-        claim = tables.claim_seat(fold(events), seat, _name(old, seat), token_hash(token), reserved_ok=True)
+        claim = tables.claim_seat(fold(events), seat, _name(old, seat), token_hash(token), reserved_ok=True,
+                                   player_id=old.seats[seat].player_id)
         return RematchSeat(self.matches.commit(old.rematch, None, events + claim), seat, token, created=True)
 
     def _join(self, old: tables.Table, seat: int, token: str) -> RematchSeat:
@@ -90,7 +91,8 @@ class Rematches:
             return RematchSeat(new, seat, token, created=False)
         if not new.seats[seat].open:
             raise SeatUnavailable(f"seat {seat} of the rematch {old.rematch} is taken")
-        events = tables.claim_seat(new, seat, _name(old, seat), digest, reserved_ok=True)
+        events = tables.claim_seat(new, seat, _name(old, seat), digest, reserved_ok=True,
+                                   player_id=old.seats[seat].player_id)
         return RematchSeat(self.matches.commit(old.rematch, new, events), seat, token, created=False)
 
 

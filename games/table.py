@@ -11,7 +11,9 @@ Table events (the game's own events follow them in the same stream):
 |-------------------|-----------------------------------------------------------|-------------------------------|
 | `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed` and `decks` operators  |
 |                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | only                          |
-| `seat_claimed`    | seat, name, token_hash                                    | `token_hash` operators only   |
+| `seat_claimed`    | seat, name, token_hash, player_id (registered players)   | `token_hash` operators only   |
+| `seat_resumed`    | seat, player_id, token_hash (a fresh token for the seat's | `token_hash` operators only   |
+|                   | player; the earlier tokens keep working)                  |                               |
 | `turn_timed_out`  | seat, consecutive (after the bot's move made for the seat) | public                        |
 | `seat_taken_over` | seat (a bot plays it until its human acts again)          | public                        |
 | `seat_returned`   | seat (the human acted again with the seat's token)        | public                        |
@@ -79,12 +81,13 @@ from games.records import replace
 from games.registry import BOT_LEVELS, game_names, rules_for
 from games.table_events import (
     DEAL_COMMITTED, DEAL_REVEALED, MATCH_ABANDONED, MATCH_CREATED, REMATCH_OFFERED, SEAT_CLAIMED, SEAT_RESET,
-    SEAT_RETURNED, SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData, MatchAbandonedData,
-    MatchCreatedData, RematchOfferedData, SeatClaimedData, SeatSpec, TurnTimedOutData,
+    SEAT_RESUMED, SEAT_RETURNED, SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData,
+    MatchAbandonedData, MatchCreatedData, RematchOfferedData, SeatClaimedData, SeatResumedData, SeatSpec,
+    TurnTimedOutData,
 )
 
 SEAT_KINDS = ("human", "bot")
-OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
+OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",), "seat_resumed": ("token_hash",)}
 # The commitment is public from the start; the deck and the salt only come with the reveal.
 PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed", "rematch_offered")
 STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
@@ -102,6 +105,8 @@ class Seat:
     timeouts: int = 0              # turns in a row the human let run out
     taken_over: bool = False       # a bot plays the seat until its human acts again
     reserved: bool = False         # a rematch's seat kept for the player of the match it follows
+    player_id: str | None = None   # the registered player who claimed the seat (None: a guest)
+    more_tokens: tuple[str, ...] = ()  # hashes of the tokens a resume issued since the claim
 
     @property
     def open(self) -> bool:
@@ -181,9 +186,11 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
     return [created] + _start_when_full(table)
 
 
-def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, reserved_ok: bool = False) -> list[Event]:
+def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, *, reserved_ok: bool = False,
+               player_id: str | None = None) -> list[Event]:
     """A player takes an open human seat; the last one to sit down starts the first deal. A reserved
-    seat (a rematch's) only with `reserved_ok`: the caller has proved it is that seat's player."""
+    seat (a rematch's) only with `reserved_ok`: the caller has proved it is that seat's player.
+    `player_id`: a registered player's (the match joins their history), None for a guest."""
     if table.finished:
         raise SeatUnavailable("the match is finished: no seat is open")
     if seat is None:
@@ -198,8 +205,21 @@ def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, reser
     elif table.seats[seat].reserved and not reserved_ok:
         raise SeatUnavailable(f"seat {seat} is kept for its player of match {table.rematch_of}, who takes it "
                               "with that match's rematch")
-    claimed = SEAT_CLAIMED(seat, {"seat": seat, "name": name, "token_hash": token_hash})
+    data: SeatClaimedData = {"seat": seat, "name": name, "token_hash": token_hash}
+    if player_id is not None:
+        data["player_id"] = player_id
+    claimed = SEAT_CLAIMED(seat, data)
     return [claimed] + _start_when_full(evolve(table, claimed))
+
+
+def resume_seat(table: Table, seat: int, player_id: str, token_hash: str) -> list[Event]:
+    """The seat's registered player takes a fresh token for it (another device); the earlier ones keep
+    working. Only the player who claimed the seat, and only until the match is over."""
+    if table.finished:
+        raise SeatUnavailable("the match is finished: there is no seat to resume")
+    if not 0 <= seat < len(table.seats) or table.seats[seat].player_id != player_id:
+        raise SeatUnavailable(f"seat {seat} is not held by this player")
+    return [SEAT_RESUMED(None, {"seat": seat, "player_id": player_id, "token_hash": token_hash})]
 
 
 def act(table: Table, seat: int, action: object) -> list[Event]:
@@ -439,7 +459,13 @@ def _seat_changed(table: Table, seat: int, **changes: object) -> Changes:
 
 
 def _claimed(table: Table, d: SeatClaimedData) -> Changes:
-    return _seat_changed(table, d["seat"], name=d["name"], token_hash=d["token_hash"], timeouts=0, taken_over=False)
+    return _seat_changed(table, d["seat"], name=d["name"], token_hash=d["token_hash"], timeouts=0, taken_over=False,
+                         player_id=d.get("player_id"), more_tokens=())
+
+
+def _resumed(table: Table, d: SeatResumedData) -> Changes:
+    seat = table.seats[d["seat"]]
+    return _seat_changed(table, d["seat"], more_tokens=(*seat.more_tokens, d["token_hash"]))
 
 
 def _timed_out(table: Table, d: TurnTimedOutData) -> Changes:
@@ -455,7 +481,8 @@ def _returned(table: Table, d: SeatData) -> Changes:
 
 
 def _reset(table: Table, d: SeatData) -> Changes:
-    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False, reserved=False)
+    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False, reserved=False,
+                         player_id=None, more_tokens=())
 
 
 def _abandoned(table: Table, d: MatchAbandonedData) -> Changes:
@@ -477,7 +504,7 @@ def _rematch_offered(table: Table, d: RematchOfferedData) -> Changes:
 # `folded_by` has mypy check that each function takes its event type's data.
 _SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict([
     SEAT_CLAIMED.folded_by(_claimed), TURN_TIMED_OUT.folded_by(_timed_out), SEAT_TAKEN_OVER.folded_by(_taken_over),
-    SEAT_RETURNED.folded_by(_returned), SEAT_RESET.folded_by(_reset),
+    SEAT_RETURNED.folded_by(_returned), SEAT_RESET.folded_by(_reset), SEAT_RESUMED.folded_by(_resumed),
 ])
 _TABLE_EVENTS = {**_SEAT_EVENTS, **dict([
     MATCH_ABANDONED.folded_by(_abandoned), DEAL_REVEALED.folded_by(_revealed), DEAL_COMMITTED.folded_by(_committed),
@@ -548,9 +575,11 @@ def bot_choice(table: Table, seat: int) -> Action:
 def seat_of_token(table: Table, token_hash: str) -> int | None:
     found = None
     for i, s in enumerate(table.seats):
-        # Compare against every seat, in constant time, so timing says nothing about which matched.
-        if s.token_hash is not None and hmac.compare_digest(s.token_hash, token_hash):
-            found = i
+        # Compare against every token of every seat, in constant time, so timing says nothing about which
+        # matched.
+        for held in (s.token_hash, *s.more_tokens):
+            if held is not None and hmac.compare_digest(held, token_hash):
+                found = i
     return found
 
 
@@ -592,6 +621,7 @@ class Player(TypedDict):
     claimed: bool
     taken_over: bool
     reserved: bool        # an open seat of a rematch kept for its player of the match it follows
+    player_id: str | None  # the registered player holding the seat; null for a guest, a bot or an open seat
 
 
 def _player(table: Table, seat: int, standing: list[Side]) -> Player:
@@ -600,7 +630,8 @@ def _player(table: Table, seat: int, standing: list[Side]) -> Player:
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
     return {"seat": seat, "kind": s.kind, "name": s.name, "level": s.level, "team": team,
             "claimed": s.kind == "bot" or s.token_hash is not None, "taken_over": s.taken_over,
-            "reserved": s.open and s.reserved}
+            "reserved": s.open and s.reserved,
+            "player_id": s.player_id}
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -620,7 +651,8 @@ def dump(table: Table) -> Snapshot:
 def load(data: Snapshot) -> Table:
     return Table(**{name: data[name] for name in _TABLE_FIELDS}, rematch=data.get("rematch"),
                  rematch_of=data.get("rematch_of"),
-                 seats=tuple(Seat(**s) for s in data["seats"]), decks=tuple(tuple(d) for d in data["decks"]),
+                 seats=tuple(Seat(**{**s, "more_tokens": tuple(s.get("more_tokens", ()))}) for s in data["seats"]),
+                 decks=tuple(tuple(d) for d in data["decks"]),
                  state=rules_for(data["game"]).load_state(data["state"]))
 
 

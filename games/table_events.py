@@ -37,6 +37,13 @@ class SeatClaimedData(TypedDict):
     seat: int
     name: str
     token_hash: str  # operators only
+    player_id: NotRequired[str]  # the registered player who claimed it with their key (absent: a guest)
+
+
+class SeatResumedData(TypedDict):
+    seat: int
+    player_id: str   # the seat's player, who asked for a fresh token with their player key
+    token_hash: str  # operators only: the new token's (the seat's earlier tokens keep working)
 
 
 class TurnTimedOutData(TypedDict):
@@ -65,10 +72,11 @@ TURN_TIMED_OUT = EventType("turn_timed_out", TurnTimedOutData)
 SEAT_TAKEN_OVER = EventType("seat_taken_over", SeatData)
 SEAT_RETURNED = EventType("seat_returned", SeatData)
 SEAT_RESET = EventType("seat_reset", SeatData)
+SEAT_RESUMED = EventType("seat_resumed", SeatResumedData)
 MATCH_ABANDONED = EventType("match_abandoned", MatchAbandonedData)
 DEAL_COMMITTED = EventType("deal_committed", DealCommittedData)
 DEAL_REVEALED = EventType("deal_revealed", DealRevealedData)
 REMATCH_OFFERED = EventType("rematch_offered", RematchOfferedData)
 
-EVENTS = registry(MATCH_CREATED, SEAT_CLAIMED, TURN_TIMED_OUT, SEAT_TAKEN_OVER, SEAT_RETURNED, SEAT_RESET,
+EVENTS = registry(MATCH_CREATED, SEAT_CLAIMED, TURN_TIMED_OUT, SEAT_TAKEN_OVER, SEAT_RETURNED, SEAT_RESET, SEAT_RESUMED,
                   MATCH_ABANDONED, DEAL_COMMITTED, DEAL_REVEALED, REMATCH_OFFERED)

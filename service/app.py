@@ -35,7 +35,12 @@ Follow the game live with `GET /v1/games/{id}/stream` (Server-Sent Events), or l
 **Errors** are `application/problem+json` (RFC 9457), each with a stable `type` URI; the `Problem` schema
 lists every type and when it happens. A rejected request changes nothing.
 
-**Lists** (the lobby, a match's events, the operators' feed) are read in pages: pass a page's `next_cursor`
+**Players** may register (`POST /v1/players`) for a player key, also shown once: a seat claimed with it
+joins the player's history and rating, and the key lists and resumes the player's seats from any device.
+Histories, ratings and leaderboards follow the matches' event logs (updated by the workers shortly after a
+match ends).
+
+**Lists** (the lobby, a match's events, the operators' feed, a player's matches) are read in pages: pass a page's `next_cursor`
 as `cursor` to read on; `has_more` says whether more follow already.
 
 **Rules** of every game, each option with its default and a worked example: `/rules/`.
@@ -87,7 +92,9 @@ def create_app(settings: Settings | None = None) -> Flask:
                               "seat": {"type": "http", "scheme": "bearer",
                                        "description": "A seat token from POST /v1/games/{id}/players"},
                               "operator": {"type": "http", "scheme": "bearer",
-                                           "description": "The operator token (OPERATOR_TOKEN)"}}}},
+                                           "description": "The operator token (OPERATOR_TOKEN)"},
+                              "player": {"type": "http", "scheme": "bearer",
+                                         "description": "A player key from POST /v1/players"}}}},
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
@@ -99,8 +106,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     init_limits(app, settings, application.redis)
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
-    from service.routes import docs, finished, games, health, hints, ops, rules, web
-    for module in (games, ops, health, observability):
+    from service.routes import docs, finished, games, health, hints, ops, players, rules, web
+    for module in (games, players, ops, health, observability):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     api.register_blueprint(finished.blp)  # POST /v1/games/{id}/rematch, GET /v1/games/{id}/replay

@@ -4,6 +4,9 @@
     talon export GAME_ID > game.jsonl     the game's full log as JSON Lines (a header, then one entry a line)
     talon import game.jsonl [--force]     into this Redis (refuses an existing id, or a broken chain
                                           unless --force); `-` reads standard input
+    talon rebuild                         recompute ratings, histories and leaderboards from the event
+                                          logs alone (app/projections.py); readers keep the old ones
+                                          until the new ones have caught up
 """
 from __future__ import annotations
 
@@ -24,7 +27,7 @@ def _store() -> EventStore:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="talon", description="Talon operations: audit, export, import")
+    parser = argparse.ArgumentParser(prog="talon", description="Talon operations: audit, export, import, rebuild")
     commands = parser.add_subparsers(dest="command", required=True)
     audit_cmd = commands.add_parser("audit", help="verify one game's log (chain, commitments, replay, cards)")
     audit_cmd.add_argument("game_id")
@@ -34,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     import_cmd = commands.add_parser("import", help="load an exported game into this Redis")
     import_cmd.add_argument("file", help="the .jsonl file, or - for standard input")
     import_cmd.add_argument("--force", action="store_true", help="import even if its chain is broken")
+    commands.add_parser("rebuild", help="recompute ratings, histories and leaderboards from the event logs")
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
@@ -97,7 +101,21 @@ def _import(args) -> int:
     return 0
 
 
-COMMANDS = {"audit": _audit, "export": _export, "import": _import}
+def _rebuild(args) -> int:
+    app = bootstrap.build(Settings.from_env())
+    recorded = app.projections.rebuild()
+    print(f"rebuilt the projections: {recorded} matches recorded")
+    # The rebuild folds the global feed, which keeps about its last 1,000,000 events: a match that ended
+    # before the feed's start is missing (the incremental projection recorded it when it ended).
+    _, finished = app.store.lobby("finished", 0, 1)
+    if finished > recorded:
+        print(f"talon: warning: {finished} finished matches in the lobby but {recorded} match ends in the "
+              f"global feed: the feed was trimmed past the oldest ones, which the rebuild could not read",
+              file=sys.stderr)
+    return 0
+
+
+COMMANDS = {"audit": _audit, "export": _export, "import": _import, "rebuild": _rebuild}
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
-"""The one paging scheme of every list (the lobby, a match's events, the operators' feed): a client passes
+"""The one paging scheme of every list (the lobby, a match's events, the operators' feed, a player's matches): a client passes
 the `next_cursor` of a page as `cursor` to read on, and `has_more` tells whether more follow already.
 
 A cursor is opaque to clients: url-safe base64 of `<list>:<scope>:<position>`, where the scope ties it to
 one list (a match's id for its events, a status for the lobby) and the position is where the page ended:
-an event's version, a feed entry's id, or a lobby match's creation time and id (matches created in the
-same millisecond are ordered by id). A cursor of another list, or none at all, is refused with 400
+an event's version, a feed entry's id, a lobby match's creation time and id (matches created in the
+same millisecond are ordered by id), or a history match's position (its place among the recorded matches). A cursor of another list, or none at all, is refused with 400
 `invalid-request` naming the `cursor` parameter.
 """
 from __future__ import annotations
@@ -15,8 +15,9 @@ import re
 
 from service.problems import invalid_request
 
-EVENTS, LOBBY, FEED = "e", "l", "f"
+EVENTS, LOBBY, FEED, HISTORY = "e", "l", "f", "h"
 _POSITION = {EVENTS: re.compile(r"[0-9]{1,13}"), FEED: re.compile(r"[0-9]{1,20}-[0-9]{1,20}"),
+             HISTORY: re.compile(r"start|[0-9]{1,15}"),
              LOBBY: re.compile(r"start|[0-9]{1,16}\.[A-Za-z0-9_-]{1,64}")}
 
 
@@ -51,10 +52,18 @@ def lobby(status: str, position: tuple[int, str] | None) -> str:
     return _encode(LOBBY, status, "start" if position is None else f"{position[0]}.{position[1]}")
 
 
+def history(player_id: str, position: int | None) -> str:
+    """A player's history after the match at `position`; None: the start (the newest match)."""
+    return _encode(HISTORY, player_id, "start" if position is None else str(position))
+
+
 def read(cursor: str | None, kind: str, scope: str):
     """Where a page starts: events → the version after which to read (0: from the first); feed → the entry
     id after which to read ("0": from the first); lobby → (creation ms, game id) of the last match seen, or
-    None for the newest."""
+    None for the newest; history → the position of the last match seen, or None for the newest."""
+    if kind == HISTORY:
+        position = "start" if cursor is None else _decode(cursor, kind, scope)
+        return None if position == "start" else int(position)
     if kind == LOBBY:
         position = "start" if cursor is None else _decode(cursor, kind, scope)
         if position == "start":

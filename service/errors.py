@@ -10,6 +10,7 @@ from events.store import VersionConflict
 from games.errors import ActionShapeError, NotActive, NotFinished, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
 from service.problems import Problem, from_http_exception, problem_response
 from app.matches import IdempotencyKeyReused, UnknownGame, VersionMismatch
+from app.players import UnknownPlayer
 
 log = logging.getLogger("talon.errors")
 
@@ -24,6 +25,10 @@ def _problem(exc: Problem):
 
 def _unknown_game(exc: UnknownGame):
     return problem_response(Problem(404, "unknown-game", f"there is no game {exc.args[0]!r}"))
+
+
+def _unknown_player(exc: UnknownPlayer):
+    return problem_response(Problem(404, "unknown-player", f"there is no player {exc.args[0]!r}"))
 
 
 def _shape(exc: ActionShapeError):
@@ -88,8 +93,9 @@ def _unexpected(exc: Exception):
 
 
 HANDLERS = {
-    Problem: _problem, UnknownGame: _unknown_game, ActionShapeError: _shape, NotYourTurn: _not_your_turn,
-    StateConflict: _not_active, NotActive: _not_active, NotFinished: _not_finished, SeatUnavailable: _seat_unavailable,
+    Problem: _problem, UnknownGame: _unknown_game, UnknownPlayer: _unknown_player, ActionShapeError: _shape,
+    NotYourTurn: _not_your_turn, StateConflict: _not_active, NotActive: _not_active, NotFinished: _not_finished,
+    SeatUnavailable: _seat_unavailable,
     RuleError: _rule, OptionError: _option, VersionMismatch: _version_mismatch,
     VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
     redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,

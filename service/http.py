@@ -19,6 +19,8 @@ from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, 
 from service.schemas import Problem as ProblemSchema
 from app.bootstrap import Application
 from app.matches import Matches, UnknownGame, token_hash
+from app.players import Players
+from app.ports import PlayerRecord
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
 CAPACITY_RETRY_S = 10
@@ -27,6 +29,25 @@ IDEMPOTENCY_KEY = re.compile(r"^[A-Za-z0-9_.:-]{1,128}$")
 
 def application() -> Application:
     return current_app.extensions["talon_application"]
+
+
+def players() -> Players:
+    return application().players
+
+
+def player_from_key(required: bool = True) -> PlayerRecord | None:
+    """The registered player whose key is the bearer token. Without a token: 401, or None (a guest) when
+    not `required`; the operator's token is no player's (None where not required, else 401); any other
+    token that is no player's key: 401."""
+    token = bearer_token()
+    if token is None or (not required and is_operator_token(token)):
+        if required:
+            raise unauthorized("this request needs a player key: 'Authorization: Bearer <player key>'")
+        return None
+    player = players().identify(token)
+    if player is None:
+        raise unauthorized("unknown player key")
+    return player
 
 
 def matches() -> Matches:

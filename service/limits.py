@@ -1,4 +1,5 @@
-"""Rate limits: per client address on creating matches and claiming seats, per seat on actions.
+"""Rate limits: per client address on creating matches, registering players and claiming (or resuming) seats,
+per seat on actions.
 
 A limited request gets 429 problem+json with Retry-After; every API instance shares the counts
 through Redis. Configured by environment (app/settings.py): "20/second", "30/minute", "100 per hour".
@@ -111,6 +112,8 @@ def limited(scope: str, rate_of: Callable[[Settings], str], subject: Callable[[]
 
 create_limit = limited("create", lambda s: s.rate_limit_create, _address)
 join_limit = limited("join", lambda s: s.rate_limit_join, _address)
+# Registering players: at the rate of creating matches, counted apart (one does not use up the other).
+register_limit = limited("register", lambda s: s.rate_limit_create, _address)
 
 
 def action_rate(settings: Settings) -> tuple[int, float] | None:

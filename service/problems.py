@@ -34,7 +34,8 @@ TYPES: dict[str, ProblemType] = {
                                     "Sixty-Six), or has fields its type does not take there."),
     "unauthorized": ProblemType(401, "Unauthorized", "No token where one is needed, a header that is not "
                                 "`Authorization: Bearer <token>`, or, on a match's routes, a token nobody holds (a "
-                                "seat's revoked token, an invalid stream ticket). Comes with `WWW-Authenticate: "
+                                "seat's revoked token, an invalid stream ticket); on the players' routes, no player "
+                                "key where one is needed or a key no player holds. Comes with `WWW-Authenticate: "
                                 "Bearer`."),
     "ticket-expired": ProblemType(401, "Stream ticket expired", "The stream ticket is older than its "
                                   "`expires_in`: get a new one."),
@@ -46,6 +47,7 @@ TYPES: dict[str, ProblemType] = {
                              "spectator or the operator where a seat must act; on the operator's routes and fields "
                              "(`seed`, `decks`), any token but the operator's."),
     "unknown-game": ProblemType(404, "Unknown game", "There is no match with this id."),
+    "unknown-player": ProblemType(404, "Unknown player", "There is no registered player with this id."),
     "not-found": ProblemType(404, "Not found", "There is no such route."),
     "method-not-allowed": ProblemType(405, "Method not allowed", "The route does not take this method; `Allow` lists "
                                       "the ones it takes."),
@@ -57,7 +59,8 @@ TYPES: dict[str, ProblemType] = {
     "match-not-finished": ProblemType(409, "Match not finished", "The match is still running (or waiting for "
                                       "players): a rematch and a replay are for finished matches."),
     "seat-unavailable": ProblemType(409, "Seat unavailable", "The seat asked for is taken, a bot's, or does not "
-                                    "exist; or no human seat is open; or the match is finished."),
+                                    "exist; or no human seat is open; or the match is finished; or (resuming) the "
+                                    "seat is not held by the player of the key."),
     "busy": ProblemType(409, "Busy", "The game moved on while this request was decided (another move came first): "
                         "nothing was changed; read the view again (`current_version`) and retry."),
     "idempotency-key-reused": ProblemType(409, "Idempotency key reused", "This Idempotency-Key was used before with "

@@ -16,6 +16,9 @@ from app.settings import Settings
 log = logging.getLogger("talon.jobs")
 
 _app: Application | None = None
+# A projection job reads at most this many pages of the feed (500 entries each: app/projections.py), well
+# within rq's job timeout even on a first catch-up over a long feed; the next job or sweep goes on.
+PROJECT_PAGES = 100
 
 
 def _application() -> Application:
@@ -44,6 +47,12 @@ def turn_timeout(game_id: str, version: int, seat: int) -> bool:
     return _application().matches.turn_timeout(game_id, version, seat)
 
 
+def project(game_id: str, version: int) -> int:
+    """A match ended (`game_id` at `version`): the projections catch up on the feed, that match and every
+    other end since their cursor (app/projections.py). Returns how many matches were recorded."""
+    return _application().projections.catch_up(max_pages=PROJECT_PAGES)
+
+
 def sweep() -> int:
     """Close long-idle matches and queue again the jobs a crash lost (every TALON_SWEEP_INTERVAL_S)."""
     app = _application()
@@ -51,6 +60,9 @@ def sweep() -> int:
     # Feed and lobby writes a dead process left undone after its commit (Redis Cluster only).
     repaired = app.store.repair_cross_slot_writes(now_ms)
     touched = app.matches.sweep(now_ms=now_ms, idle_expiry_s=app.settings.idle_expiry_s) + repaired
+    # The projections' periodic catch-up: match ends whose `project` job was lost (a crash between the
+    # append and the enqueue) are recorded within one sweep interval.
+    touched += app.projections.catch_up(max_pages=PROJECT_PAGES)
     if touched:
         log.info("sweeper touched %d games", touched)
     return touched

@@ -13,7 +13,7 @@ from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, cooperative, cursors, examples, observability, parking, stream
 from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
                           if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
-                          settings, matches, view_response)
+                          settings, matches, player_from_key, players, view_response)
 from service.hub import HubStopped
 from app.matches import NotASeat, token_hash
 from events.store import Throttled
@@ -159,7 +159,7 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
 
 @blp.route("/<game_id>/players", methods=["POST"])
 @join_limit
-@blp.doc(operationId="claimSeat", security=PUBLIC, responses={201: {"links": {
+@blp.doc(operationId="claimSeat", security=[{}, {"player": []}], responses={201: {"links": {
     "GetSeatView": {"operationId": "getGame", "parameters": {
         "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
         "description": "The seat's own view, with its token"},
@@ -168,13 +168,17 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
         "description": "Act with the seat's token"}}}})
 @blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed, headers=LOCATION, description="Your seat, its token and its view")
-@problems(blp, "invalid-request", "unknown-game", "seat-unavailable", "request-timeout", "payload-too-large", "too-many-requests")
+@problems(blp, "invalid-request", "unauthorized", "unknown-game", "seat-unavailable", "request-timeout", "payload-too-large",
+          "too-many-requests")
 def claim_seat(body, game_id):
     """Claim an open human seat
 
     The token in the answer is shown once: send it as `Authorization: Bearer <token>`. When the last
-    human seat is taken, the first deal happens by itself."""
-    table, seat, token = matches().claim_seat(game_id, body.get("seat"), body["name"])
+    human seat is taken, the first deal happens by itself. With a player key
+    (`Authorization: Bearer <player key>`) the seat is the player's: the match joins their history and
+    rating, and the key resumes the seat from any device; without one, the seat is a guest's. A key no
+    player holds is 401."""
+    table, seat, token = players().claim_seat(game_id, body.get("seat"), body["name"], player_from_key(required=False))
     return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
                          {"Location": f"/v1/games/{game_id}"})
 

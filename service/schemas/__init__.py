@@ -11,6 +11,8 @@ from service.schemas.events import EVENTS_PAGE
 from service.schemas.hints import HINT
 from service.schemas.lobby import Health, Lobby, StreamTicket
 from service.schemas.ops import AuditReport, Feed
+from service.schemas.players import (ActiveSeats, HistoryQuery, Leaderboard, LeaderboardQuery, MatchHistory,
+                                     PlayerCreated, PlayerProfile, RegisterPlayer)
 from service.schemas.problem import Problem
 from service.schemas.requests import (CREATE_GAME, ActionHeaders, ClaimSeat, EventsQuery, FeedQuery, GameQuery,
                                       LobbyQuery, ReplayQuery, StreamHeaders, StreamQuery, ViewHeaders)
@@ -18,5 +20,6 @@ from service.schemas.views import VIEW, Rematch, ReplayStep, SeatClaimed
 
 __all__ = ["ACTION", "ACTION_TYPES", "SUITS", "plain_action", "MAX_VERSION", "Plugin", "register", "ref", "EVENTS_PAGE", "HINT",
            "Health", "Lobby", "StreamTicket", "AuditReport", "Feed", "Problem", "CREATE_GAME", "ClaimSeat",
-           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "Rematch", "ReplayStep", "ReplayQuery", "ActionHeaders",
-           "StreamHeaders", "ViewHeaders"]
+           "EventsQuery", "FeedQuery", "GameQuery", "LobbyQuery", "StreamQuery", "VIEW", "SeatClaimed", "Rematch",
+           "ReplayStep", "ReplayQuery", "ActionHeaders", "StreamHeaders", "ViewHeaders", "ActiveSeats", "HistoryQuery",
+           "Leaderboard", "LeaderboardQuery", "MatchHistory", "PlayerCreated", "PlayerProfile", "RegisterPlayer"]

@@ -71,6 +71,7 @@ CATALOGUE = _catalogue()
 VISIBILITY = {
     "match_created": "`seed` and `decks`: operators only",
     "seat_claimed": "`token_hash`: operators only",
+    "seat_resumed": "`token_hash`: operators only",
     "dealt": "`hands`: each seat its own (others null); operators every hand and the undealt cards",
     "drew": "`card`: the seat that drew it, and everyone for the face-up trump card",
     "widow_taken": "`cards`: the bidder and operators; everyone else `count`",

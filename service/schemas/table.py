@@ -37,6 +37,8 @@ class Player(Model):
                          "acting with the seat's token")
     reserved = boolean("An open seat of a rematch kept for its player of the match before, who takes it with "
                        "`POST /v1/games/{id}/rematch` on that match; nobody else may claim it")
+    player_id = text("The registered player who claimed the seat with their player key; null for a guest, a bot "
+                     "or an open seat", nullable=True, pattern="^[0-9a-f]{16}$")
 
 
 class RematchLink(Model):
@@ -101,6 +103,16 @@ class SeatClaimedData(Model):
     seat = seat()
     name = text("The player's name")
     token_hash = text("Operators only: sha256 of the seat's token", required=False)
+    player_id = text("The registered player who claimed it with their player key (absent for a guest)",
+                     required=False, pattern="^[0-9a-f]{16}$")
+
+
+class SeatResumedData(Model):
+    """The seat's registered player took a fresh token for it (another device); the seat's earlier tokens
+    keep working. `token_hash` is shown to operators only."""
+    seat = seat()
+    player_id = text("The seat's registered player", pattern="^[0-9a-f]{16}$")
+    token_hash = text("Operators only: sha256 of the new token", required=False)
 
 
 class TurnTimedOutData(Model):
@@ -148,6 +160,7 @@ TABLE_EVENTS = {
     "seat_taken_over": (SeatOnlyData, "A bot keeps the seat until its human acts again"),
     "seat_returned": (SeatOnlyData, "The human took the seat back by acting"),
     "seat_reset": (SeatOnlyData, "The operator revoked the seat's token; the seat is open again"),
+    "seat_resumed": (SeatResumedData, "The seat's player took a fresh token for it"),
     "match_abandoned": (MatchAbandonedData, "The match was closed after a long idle time"),
     "deal_committed": (DealCommittedData, "The next deck's commitment, before the deal"),
     "deal_revealed": (DealRevealedData, "A finished deal's deck and salt"),

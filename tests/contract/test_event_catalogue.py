@@ -18,7 +18,7 @@ from tests.support.contract import SPEC_PATH, check_schema
 ENGINES = {"sixty-six": ("SixtySix", sixtysix.MUTATORS, 2), "fifty-six": ("FiftySix", fiftysix.MUTATORS, 4),
            "smear": ("Smear", smear.MUTATORS, 4)}
 TABLE_EVENTS = {"match_created", "seat_claimed", "turn_timed_out", "seat_taken_over", "seat_returned", "seat_reset",
-                "match_abandoned", "deal_committed", "deal_revealed", "rematch_offered"}
+                "seat_resumed", "match_abandoned", "deal_committed", "deal_revealed", "rematch_offered"}
 
 
 @pytest.mark.parametrize("game", ENGINES)
@@ -42,7 +42,9 @@ def test_the_tables_rare_events_match_the_catalogue_for_every_caller(game):
     table = _applied(None, tables.create("g1", game, {"turn_timeout_s": 30, "takeover_after": 2},
                                          [{"kind": "human"}] * players, seed=3), log)
     for seat in range(players):
-        table = _applied(table, tables.claim_seat(table, seat, f"p{seat}", "0" * 64), log)
+        table = _applied(table, tables.claim_seat(table, seat, f"p{seat}", "0" * 64, player_id="0123456789abcdef" if seat == 0 else None),
+                         log)
+    table = _applied(table, tables.resume_seat(table, 0, "0123456789abcdef", "1" * 64), log)  # seat 0's player, elsewhere
     rng = random.Random(1)
     for _ in range(500):  # seat 0 lets its turns run out until the bot takes it over; the others play
         table = _applied(table, tables.system_step(table), log)
@@ -58,7 +60,7 @@ def test_the_tables_rare_events_match_the_catalogue_for_every_caller(game):
     table = _applied(table, tables.reset_seat(table, 0), log)
     table = _applied(table, tables.abandon(table, 604800), log)
     kinds = {e["type"] for e in log}
-    assert {"turn_timed_out", "seat_taken_over", "seat_returned", "seat_reset", "match_abandoned",
+    assert {"turn_timed_out", "seat_taken_over", "seat_returned", "seat_reset", "seat_resumed", "match_abandoned",
             "deal_revealed"} <= kinds
     for version, event in enumerate(log, start=1):
         for seat, operator in [(0, False), (None, False), (None, True)]:

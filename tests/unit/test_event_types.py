@@ -141,11 +141,13 @@ def whole_match(index: int) -> tuple[dict, ...]:
 
 
 def cut_short(game: str, n_seats: int) -> list[dict]:
-    """A match whose human seat the operator resets and which is abandoned during its first deal."""
+    """A match whose human seat, claimed by a registered player who then resumes it on another device, the
+    operator resets, and which is abandoned during its first deal."""
     seats = [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * (n_seats - 1)
     match = Match()
     table = match.add(tables.create("g", game, {}, seats, seed=5))
-    table = match.add(tables.claim_seat(table, 0, "Ann", "0" * 64))
+    table = match.add(tables.claim_seat(table, 0, "Ann", "0" * 64, player_id="0123456789abcdef"))
+    table = match.add(tables.resume_seat(table, 0, "0123456789abcdef", "1" * 64))
     table = match.add(tables.reset_seat(table, 0))
     match.add(tables.abandon(table, 604_800))
     return match.log

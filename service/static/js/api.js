@@ -104,6 +104,16 @@ export const Api = {
   // view, hands}.
   replay: (gameId, version) =>
     request("GET", `${game(gameId)}/replay${version === undefined ? "" : `?version=${version}`}`).then((r) => r.data),
+  // Players: a profile {player_id, name, ratings}, a page of their matches {matches, hasMore, next},
+  // and a game's leaderboard {entries, min_matches, max_deviation, me}.
+  player: (id) => request("GET", `/v1/players/${encodeURIComponent(id)}`).then((r) => r.data),
+  async playerMatches(id, cursor = "", limit = 20) {
+    const from = cursor ? `&cursor=${encodeURIComponent(cursor)}` : "";
+    const { data } = await request("GET", `/v1/players/${encodeURIComponent(id)}/matches?limit=${limit}${from}`);
+    return { matches: items(data, "matches"), hasMore: Boolean(data.has_more), next: data.next_cursor };
+  },
+  leaderboard: (gameName, limit = 50) =>
+    request("GET", `/v1/leaderboards/${encodeURIComponent(gameName)}?limit=${limit}`).then((r) => r.data),
   // Lobby lists: [{game_id, game, variant, status, players, open_seats, created_ms}].
   async list(status, limit = 20) {
     const { data } = await request("GET", `/v1/games?status=${status}&limit=${limit}`);

@@ -1,6 +1,8 @@
 // Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table, "#/r/<game id>"
-// a finished match's replay. A share link carries only the game id; the seat token stays in localStorage.
+// a finished match's replay, "#/players/<id>" a player's profile, "#/leaderboards/<game>" a leaderboard.
+// A share link carries only the game id; the seat token stays in localStorage.
 import { showLobby } from "./lobby.js";
+import { showProfile, showLeaderboard } from "./players.js";
 import { TableController, errorText } from "./table.js";
 import { ReplayViewer } from "./replay.js";
 import { el } from "./dom.js";
@@ -18,6 +20,8 @@ async function route() {
   window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
   const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
   const replay = location.hash.match(/^#\/r\/([A-Za-z0-9_-]{1,64})$/);
+  const player = location.hash.match(/^#\/players\/([0-9a-f]{16})$/);
+  const board = location.hash.match(/^#\/leaderboards\/([a-z-]{1,20})$/);
   try {
     if (replay) {
       current = new ReplayViewer(root, replay[1]);
@@ -25,6 +29,10 @@ async function route() {
     } else if (match) {
       current = new TableController(root, match[1]);
       await current.start();
+    } else if (player) {
+      await showProfile(root, player[1]);
+    } else if (board) {
+      await showLeaderboard(root, board[1]);
     } else {
       showLobby(root);
     }
