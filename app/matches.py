@@ -126,7 +126,7 @@ class Matches:
             seed = secrets.randbits(63)
         events = tables.create(game_id, game, options, seats, seed, decks)
         table, _ = self.tables.save(game_id, None, events, meta=partial(self._meta, None, game=game))
-        self._enqueue_owed(table)
+        self._enqueue_after_answer(table)
         return table
 
     def claim_seat(self, game_id: str, seat: int | None, name: str) -> tuple[tables.Table, int, str]:
@@ -141,7 +141,7 @@ class Matches:
                 if attempt == RACE_RETRIES:
                     raise
                 continue
-            self._enqueue_owed(after)
+            self._enqueue_after_answer(after)
             return after, events[0]["data"]["seat"], token
         raise AssertionError("unreachable")
 
@@ -216,8 +216,9 @@ class Matches:
         return Outcome(after)
 
     def _enqueue_after_answer(self, table: tables.Table) -> None:
-        """Enqueues what `table` is owed once the move has been answered. A failure is logged, not
-        raised: the move is stored and answered, and the sweeper enqueues what is missing (its next run,
+        """Enqueues what `table` is owed after a stored write (a move, a creation, a claim, a reset). A
+        failure is logged, not raised: the write is stored, so the request is answered with success (an
+        error would say that nothing changed); the sweeper enqueues what is missing (its next run,
         within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
         try:
             self._enqueue_owed(table)
@@ -257,7 +258,7 @@ class Matches:
         table = self.table(game_id)
         events = tables.reset_seat(table, seat)
         after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
-        self._enqueue_owed(after)
+        self._enqueue_after_answer(after)
         return after
 
     def sweep(self, now_ms: int, idle_expiry_s: int, limit: int = SWEEP_LIMIT) -> int:
