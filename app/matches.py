@@ -261,6 +261,26 @@ class Matches:
         self._enqueue_after_answer(after)
         return after
 
+    def abandon(self, game_id: str, now_ms: int) -> tables.Table:
+        """Operator: end a running or waiting match at once (match_abandoned, by "operator"); its jobs
+        find the match finished and do nothing. NotActive when it is finished already."""
+        for attempt in range(RACE_RETRIES + 1):
+            table = self.table(game_id)
+            events = tables.abandon(table, self._idle_s(game_id, table, now_ms), by="operator")
+            try:
+                after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
+            except VersionConflict:
+                if attempt == RACE_RETRIES:
+                    raise
+                continue
+            return after
+        raise AssertionError("unreachable")
+
+    def _idle_s(self, game_id: str, table: tables.Table, now_ms: int) -> int:
+        """Seconds since the table's last event."""
+        last = self.store.read(game_id, after=table.version - 1)
+        return max(0, (now_ms - normalize_at(last[0].at)[1]) // 1000) if last else 0
+
     def sweep(self, now_ms: int, idle_expiry_s: int, limit: int = SWEEP_LIMIT) -> int:
         """Close matches idle longer than `idle_expiry_s`, and re-enqueue what a crash between an
         append and its enqueue left undone. Returns the number of games touched."""
@@ -276,8 +296,7 @@ class Matches:
             table = self.table(game_id)
         except UnknownGame:
             return 0
-        last = self.store.read(game_id, after=table.version - 1)
-        idle_s = (now_ms - normalize_at(last[0].at)[1]) // 1000 if last else 0
+        idle_s = self._idle_s(game_id, table, now_ms)
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
             return int(self._commit_job(game_id, table, events, time.monotonic()))

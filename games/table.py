@@ -16,7 +16,8 @@ Table events (the game's own events follow them in the same stream):
 | `seat_taken_over` | seat (a bot plays it until its human acts again)          | public                        |
 | `seat_returned`   | seat (the human acted again with the seat's token)        | public                        |
 | `seat_reset`      | seat (operator: the token is revoked, the seat reopens)   | public                        |
-| `match_abandoned` | idle_s (no event for that long: the match is closed)      | public                        |
+| `match_abandoned` | idle_s (no event for that long: the match is closed),     | public                        |
+|                   | by ("operator" when an operator ended it)                 |                               |
 | `deal_committed`  | deal (1, 2, ...), commitment = sha256 hex of              | public                        |
 |                   | `<salt>:<card>,<card>,...` (the deck top first)           |                               |
 | `deal_revealed`   | deal, deck (top first), salt                              | public                        |
@@ -213,15 +214,24 @@ def time_out(table: Table, seat: int) -> list[Event]:
 
 
 def reset_seat(table: Table, seat: int) -> list[Event]:
-    """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile)."""
+    """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile).
+    Nothing follows the end of a match: a finished one is refused."""
+    if table.finished:
+        raise NotActive("the match is finished: its seats can no longer be reset")
     if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
         raise SeatUnavailable(f"seat {seat} is not a human seat of this match")
     return [SEAT_RESET(None, {"seat": seat})]
 
 
-def abandon(table: Table, idle_s: int) -> list[Event]:
-    """The match is closed; a deal in progress is revealed, since it will never be played out."""
-    return [MATCH_ABANDONED(None, {"idle_s": idle_s}), *_reveal_pending(table)]
+def abandon(table: Table, idle_s: int, by: str | None = None) -> list[Event]:
+    """The match is closed (by the sweeper after `idle_s` idle seconds, or by an operator: `by`); a deal
+    in progress is revealed, since it will never be played out. A finished match is refused."""
+    if table.finished:
+        raise NotActive("the match is finished already")
+    data: MatchAbandonedData = {"idle_s": idle_s}
+    if by is not None:
+        data["by"] = by
+    return [MATCH_ABANDONED(None, data), *_reveal_pending(table)]
 
 
 def system_step(table: Table) -> list[Event]:

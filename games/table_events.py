@@ -40,6 +40,7 @@ class TurnTimedOutData(TypedDict):
 
 class MatchAbandonedData(TypedDict):
     idle_s: int
+    by: NotRequired[str]        # "operator": an operator ended it; absent: the sweeper closed an idle match
 
 
 class DealCommittedData(TypedDict):

@@ -103,8 +103,11 @@ class SeatOnlyData(Model):
 
 
 class MatchAbandonedData(Model):
-    """The match was closed after no event for `idle_s` seconds; it is finished, without a winner."""
+    """The match was closed: by the sweeper after no event for `idle_s` seconds, or by an operator
+    (`by`); it is finished, without a winner."""
     idle_s = integer("Seconds without an event", minimum=0)
+    by = text("`operator` when an operator ended the match; absent when the sweeper closed it", required=False,
+              enum=("operator",))
 
 
 class DealCommittedData(Model):
@@ -129,7 +132,7 @@ TABLE_EVENTS = {
     "seat_taken_over": (SeatOnlyData, "A bot keeps the seat until its human acts again"),
     "seat_returned": (SeatOnlyData, "The human took the seat back by acting"),
     "seat_reset": (SeatOnlyData, "The operator revoked the seat's token; the seat is open again"),
-    "match_abandoned": (MatchAbandonedData, "The match was closed after a long idle time"),
+    "match_abandoned": (MatchAbandonedData, "The match was closed (long idle, or by an operator)"),
     "deal_committed": (DealCommittedData, "The next deck's commitment, before the deal"),
     "deal_revealed": (DealRevealedData, "A finished deal's deck and salt"),
 }

@@ -47,3 +47,25 @@ def test_finding_2_claim_with_queue_down_changes_nothing(r, redis_url, queue_red
     monkeypatch.setenv("EVENTS_REDIS_URL", redis_url)  # the worker's events Redis
     run_jobs(queue_redis.url, max_jobs=3)
     assert all(talon.table(g).version > v for g, v in before.items())
+
+
+def test_finding_5_operator_actions_on_a_finished_match_are_refused(r, redis_url):
+    """A seat reset or an abandon after the end is 409 and writes nothing; the log still audits."""
+    client = make_app(redis_url).test_client()
+    game_id = client.post("/v1/games", json=BOT_VS_HUMAN).json["game_id"]
+    client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"})
+    # The operator reopens the human seat: its stand-in bot plays it to the end of the match.
+    assert client.post(f"/v1/ops/games/{game_id}/seats/0/reset", headers=auth(OPERATOR)).status_code == 200
+    for _ in range(50):
+        run_jobs(redis_url)
+        if client.get(f"/v1/games/{game_id}").json["status"] == "finished":
+            break
+    ended = client.get(f"/v1/games/{game_id}").json
+    assert ended["status"] == "finished"
+    for path in (f"/v1/ops/games/{game_id}/seats/0/reset", f"/v1/ops/games/{game_id}/abandon"):
+        refused = client.post(path, headers=auth(OPERATOR))
+        assert refused.status_code == 409, refused.get_data(as_text=True)
+        assert refused.json["type"].endswith("/match-not-active")
+    assert client.get(f"/v1/games/{game_id}").json["version"] == ended["version"]
+    report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
+    assert report["ok"] and report["checks"]["replay"]["match_result"] == "reproduced", report["first_broken"]
