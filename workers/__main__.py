@@ -6,7 +6,8 @@ re-checks the game version, so a job that fails leaves nothing half-done to isol
 
 It stops on SIGTERM within STOP_S whatever Redis is doing: while rq works, rq's own warm shutdown
 (the job in hand finishes); while Redis is away (rq's loop gives up on a lost connection and this module
-waits for Redis to come back), at once.
+waits for Redis to come back), at once; and when the signal finds rq retrying a lost Redis, whose warm
+shutdown then fails to reach Redis, at once too (`StoppableWorker` records the request).
 """
 from __future__ import annotations
 
@@ -72,14 +73,31 @@ def work_through_outages(queue: Queue, connection: redis.Redis, settings: Settin
     it and starts a fresh worker. Returns when asked to stop (SIGTERM, SIGINT) in either state."""
     while not stopping.is_set():
         try:
-            worker = SimpleWorker([queue], connection=connection)
+            worker = StoppableWorker([queue], connection=connection)
+            worker.stopping = stopping
             worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
             worker.work(with_scheduler=True, logging_level=settings.log_level)
             return                              # rq stopped on a signal (its warm shutdown)
         except (redis.ConnectionError, redis.TimeoutError) as lost:
             _on_signals(stopping)               # rq's handlers point at the worker that gave up
+            if stopping.is_set():
+                # The signal came while rq was retrying a lost Redis: rq's warm shutdown then fails to
+                # say goodbye to Redis (its teardown raises); that is no outage to wait out.
+                log.warning("stopped while Redis is unreachable (%s)", lost)
+                return
             log.warning("Redis is unreachable (%s); waiting for it", lost)
             _wait_for_redis(connection, stopping)
+
+
+class StoppableWorker(SimpleWorker):
+    """rq's SimpleWorker that also records a stop request in `stopping`, so that a stop asked for during
+    an outage is not taken for the outage once rq's loop gives up."""
+
+    stopping: threading.Event
+
+    def request_stop(self, signum, frame):
+        self.stopping.set()
+        super().request_stop(signum, frame)
 
 
 def _on_signals(stopping: threading.Event) -> None:

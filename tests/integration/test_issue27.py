@@ -1,10 +1,17 @@
 """Regression tests of issue 27 (hardening): one per finding, named after it."""
 from __future__ import annotations
 
+import signal
+import subprocess
+import time
+
 import pytest
 import redis
+from rq import Worker
 
+from tests.support.processes import start_worker, wait_until
 from tests.support.redis_proc import RedisProcess
+from workers.__main__ import STOP_S
 from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs
 
 BOT_VS_HUMAN = {"game": "sixty-six", "options": {"first_dealer": 0},
@@ -69,3 +76,29 @@ def test_finding_5_operator_actions_on_a_finished_match_are_refused(r, redis_url
     assert client.get(f"/v1/games/{game_id}").json["version"] == ended["version"]
     report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
     assert report["ok"] and report["checks"]["replay"]["match_result"] == "reproduced", report["first_broken"]
+
+
+@pytest.mark.parametrize("after_outage_s", [0.0, 3.0])
+def test_finding_14_worker_stops_on_sigterm_with_redis_down(tmp_path, after_outage_s):
+    """A worker whose Redis is gone stops on SIGTERM within its documented grace period (workers/__main__.py
+    STOP_S, deploy/README.md): at once after the outage (rq's loop still trying), and later (the worker
+    waiting for Redis to come back)."""
+    server = RedisProcess().start()
+    log = tmp_path / "worker.log"
+    worker = start_worker(server.url, log)
+    try:
+        client = redis.Redis.from_url(server.url)
+        wait_until(lambda: Worker.count(connection=client) > 0, [], "the worker")
+        server.stop()
+        time.sleep(after_outage_s)  # the state the signal finds the worker in, not a measurement
+        assert worker.poll() is None, "the worker died with its Redis:\n" + log.read_text()
+        worker.send_signal(signal.SIGTERM)
+        try:
+            worker.wait(STOP_S)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the worker ignored SIGTERM for {STOP_S} s with Redis down:\n" + log.read_text())
+    finally:
+        if worker.poll() is None:
+            worker.kill()
+            worker.wait()
+        server.stop()
