@@ -39,4 +39,5 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
         if settings.events_redis_url else client
     store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
-    return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s))
+    return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s,
+                                                                  bot_think_s=settings.bot_think_s))

@@ -81,11 +81,17 @@ class Outcome:
 class Matches:
     """The matches: one event store, one repository of tables, one job queue."""
 
-    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0):
+    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0, *, bot_think_s: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        """`bot_think_s`: a bot's move at a table with a human seat is appended no sooner than this long
+        after its decision started (`clock`, waiting with `sleep`), whatever the decision took."""
         self.store = store
         self.tables = Repository(store, TABLE_FOLDING)
         self.jobs = jobs
         self.bot_delay_s = bot_delay_s
+        self.bot_think_s = bot_think_s
+        self.clock = clock
+        self.sleep = sleep
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -243,7 +249,7 @@ class Matches:
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.owed_work(table):
             return False
-        return self._commit_job(game_id, table, _timed_bot_move(table, seat), started)
+        return self._commit_job(game_id, table, self._bot_move(table, seat), started)
 
     def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
@@ -251,7 +257,7 @@ class Matches:
         table = self.table(game_id)
         if table.version != version or ("timeout", seat) not in tables.owed_work(table):
             return False
-        return self._commit_job(game_id, table, tables.time_out(table, seat), started)
+        return self._commit_job(game_id, table, self._thought(table, lambda: tables.time_out(table, seat)), started)
 
     def reset_seat(self, game_id: str, seat: int) -> tables.Table:
         """Operator: revoke a seat's token; the seat reopens for claiming and a bot plays it meanwhile."""
@@ -345,8 +351,24 @@ class Matches:
             return tables.system_step(table)
         if len(work) == 1 and work[0][0] == "bot" and self.bot_delay_s <= 0 \
                 and table.seats[work[0][1]].kind == "bot":
-            return _timed_bot_move(table, work[0][1])
+            return self._bot_move(table, work[0][1])
         return []
+
+    def _bot_move(self, table: tables.Table, seat: int) -> list[dict]:
+        return self._thought(table, lambda: _timed_bot_move(table, seat))
+
+    def _thought(self, table: tables.Table, decide: Callable[[], list[dict]]) -> list[dict]:
+        """A bot's decision, held until `bot_think_s` after it started when a human sits at the table:
+        the expert answers a lone legal move at once, and a reply that quick told the other players
+        that its hand held one card of the suit led. The hold costs the worker that long; bot-only
+        tables, which nobody watches from a seat, are not held."""
+        started = self.clock()
+        events = decide()
+        if self.bot_think_s > 0 and any(s.kind == "human" for s in table.seats):
+            remaining = started + self.bot_think_s - self.clock()
+            if remaining > 0:
+                self.sleep(remaining)
+        return events
 
     def _replay(self, game_id: str, key: str, fingerprint: str) -> Outcome | None:
         recorded = self.store.idempotent_result(game_id, key)

@@ -102,3 +102,58 @@ def test_finding_14_worker_stops_on_sigterm_with_redis_down(tmp_path, after_outa
             worker.kill()
             worker.wait()
         server.stop()
+
+
+class FakeClock:
+    """The use cases' clock: time moves only when told to, or when they sleep."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def sleep(self, seconds: float) -> None:
+        self.now += seconds
+
+
+def test_finding_7_bot_reply_time_does_not_depend_on_its_hand(r, monkeypatch):
+    """The expert's move is released `bot_think_s` after its turn's job started, whether it had one legal
+    move (decided at once) or many (a long decision): the reply time tells nothing about the hand."""
+    from app import matches as matches_module
+    from games import table as tables
+
+    clock, think_s = FakeClock(), 0.3
+    talon = matches_on(r, bot_think_s=think_s)
+    talon.clock, talon.sleep = clock, clock.sleep
+    decide = matches_module._timed_bot_move
+
+    def decision_taking_time(table, seat):  # a lone legal move is decided at once, others take 0.2 s
+        if len(tables.seat_view(table, seat)["legal_actions"]) > 1:
+            clock.now += 0.2
+        return decide(table, seat)
+    monkeypatch.setattr(matches_module, "_timed_bot_move", decision_taking_time)
+    saved = talon.tables.save
+    released: list[float] = []
+    monkeypatch.setattr(talon.tables, "save", lambda *a, **k: (released.append(clock.now), saved(*a, **k))[1])
+
+    created = talon.create_match("sixty-six", {"first_dealer": 0},
+                                 [{"kind": "human"}, {"kind": "bot", "level": "expert"}], seed=27)
+    talon.claim_seat(created.game_id, 0, "Ana")
+    reply_s: dict[bool, set[float]] = {True: set(), False: set()}  # one legal move? -> reply times seen
+    for _ in range(2000):
+        table = talon.table(created.game_id)
+        work = tables.owed_work(table)
+        if table.status == "finished" or (reply_s[True] and reply_s[False]):
+            break
+        if work == [("advance", None)]:
+            talon.advance(table.game_id, table.version)
+        elif work == [("bot", 1)]:
+            lone = len(tables.seat_view(table, 1)["legal_actions"]) == 1
+            released.clear()
+            started = clock.now
+            assert talon.bot_turn(table.game_id, table.version, 1)
+            reply_s[lone].add(round(released[0] - started, 9))
+        else:
+            talon.act(table.game_id, tables.seat_view(table, 0)["legal_actions"][0], lambda t: 0)
+    assert reply_s == {True: {think_s}, False: {think_s}}

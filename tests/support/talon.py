@@ -40,7 +40,8 @@ class ServerLikeClient(FlaskClient):
 
 def matches_on(client: redis.Redis, **settings) -> Matches:
     """The use cases as app/bootstrap.py builds them, on this Redis client (`settings` override the
-    defaults, e.g. bot_delay_s)."""
+    defaults, e.g. bot_delay_s; bots think for no time unless asked to)."""
+    settings.setdefault("bot_think_s", 0.0)
     url = "redis://{host}:{port}/{db}".format(**client.connection_pool.connection_kwargs)
     return bootstrap.build(Settings(redis_url=url, **settings), client=client).matches
 
@@ -48,6 +49,7 @@ def matches_on(client: redis.Redis, **settings) -> Matches:
 def make_app(redis_url: str, **overrides):
     """The app on this Redis. Rate limits are off unless a test turns them on (test_rate_limits)."""
     overrides.setdefault("rate_limits_enabled", False)
+    overrides.setdefault("bot_think_s", 0.0)
     app = create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
     app.test_client_class = ServerLikeClient
     return app
