@@ -334,7 +334,8 @@ class Matches:
         """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
         moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
-        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0))
+        background = not _has_human_seat(table)
+        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
                 for kind, seat in tables.owed_work(table)]
 
     def _enqueue_owed(self, table: tables.Table) -> None:
@@ -364,7 +365,7 @@ class Matches:
         tables, which nobody watches from a seat, are not held."""
         started = self.clock()
         events = decide()
-        if self.bot_think_s > 0 and any(s.kind == "human" for s in table.seats):
+        if self.bot_think_s > 0 and _has_human_seat(table):
             remaining = started + self.bot_think_s - self.clock()
             if remaining > 0:
                 self.sleep(remaining)
@@ -387,6 +388,11 @@ class Matches:
         open_seats = sum(1 for s in after.seats if s.open)
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
                 "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+
+
+def _has_human_seat(table: tables.Table) -> bool:
+    """A human plays (or may come to play) at this table: its jobs go first, its bots' replies are held."""
+    return any(s.kind == "human" for s in table.seats)
 
 
 def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:

@@ -74,6 +74,9 @@ TYPES: dict[str, ProblemType] = {
                                   "the game's pack; `errors` names the field and the valid values."),
     "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit: retry after `Retry-After` "
                                      "seconds."),
+    "too-many-matches": ProblemType(429, "Too many matches", "This address runs as many bot-only matches (no "
+                                    "human seat) as it may at once: wait for one to end, or retry after "
+                                    "`Retry-After` seconds."),
     "too-many-connections": ProblemType(429, "Too many connections", "This address holds as many open event "
                                         "streams (or waiting long-polls) as it may: close one, or retry after "
                                         "`Retry-After` seconds."),

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import nullcontext
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
-from service import admission, cooperative, cursors, examples, observability, parking, stream
+from service import admission, botcap, cooperative, cursors, examples, observability, parking, stream
 from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
                           if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
                           settings, matches, view_response)
@@ -51,7 +52,8 @@ CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
             "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
                           "description": "The match's event log"}}}})
 @blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG})
-@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests")
+@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests",
+          "too-many-matches")
 def create_game():
     """Create a match
 
@@ -59,12 +61,21 @@ def create_game():
     (reproducible shuffles) and `decks` (exact deck orders for successive deals) need the operator token
     (403 `forbidden` without it). Options the game does not know, or values out of their range, are
     refused with 400 `invalid-request`; options that do not fit together (a variant for another number of
-    players) with 422 `invalid-option`, naming the valid values."""
+    players) with 422 `invalid-option`, naming the valid values.
+
+    A match without a human seat (bot-only) plays itself out on the workers after every human match's
+    jobs; one address may run at most `TALON_MAX_BOT_MATCHES_PER_ADDRESS` unfinished ones at once (429
+    `too-many-matches` beyond; the operator's token is not capped)."""
     body = load_body(CREATE_GAME)
-    if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
+    operator = is_operator_token(bearer_token())
+    if ("seed" in body or "decks" in body) and not operator:
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
-    table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
-                                 body.get("decks"))
+    cap = current_app.extensions["talon_botcap"]
+    capped = cap is not None and not operator and botcap.bots_only(body["seats"])
+    with cap.creating(request.remote_addr or "unknown") if capped else nullcontext([]) as created:
+        table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
+                                       body.get("decks"))
+        created.append(table.game_id)
     return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
 
 

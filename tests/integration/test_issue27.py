@@ -52,7 +52,7 @@ def test_finding_2_claim_with_queue_down_changes_nothing(r, redis_url, queue_red
     before = {g: talon.table(g).version for g in (created.json["game_id"], waiting, playing)}
     assert talon.sweep(now_ms=0, idle_expiry_s=10**9) == 3
     monkeypatch.setenv("EVENTS_REDIS_URL", redis_url)  # the worker's events Redis
-    run_jobs(queue_redis.url, max_jobs=3)
+    run_jobs(queue_redis.url)
     assert all(talon.table(g).version > v for g, v in before.items())
 
 
@@ -157,3 +157,55 @@ def test_finding_7_bot_reply_time_does_not_depend_on_its_hand(r, monkeypatch):
         else:
             talon.act(table.game_id, tables.seat_view(table, 0)["legal_actions"][0], lambda t: 0)
     assert reply_s == {True: {think_s}, False: {think_s}}
+
+
+def test_finding_1_human_match_bot_job_goes_before_bot_only_matches(r, redis_url):
+    """Bot-only matches' jobs wait in a queue of their own that the worker takes last: with many of them
+    queued, the next job the worker takes is the bot's reply in the human's match (order, not time)."""
+    talon = matches_on(r)
+    crowd = [talon.create_match("fifty-six", {}, [{"kind": "bot", "level": "expert"}] * 8) for _ in range(10)]
+    game_id = talon.create_match("sixty-six", {"first_dealer": 0}, BOT_VS_HUMAN["seats"]).game_id
+    talon.claim_seat(game_id, 0, "Ana")   # the first deal: the bot (seat 1) leads
+    waiting = talon.table(game_id)
+    assert tables_owed(waiting) == [("bot", 1)]
+    run_jobs(redis_url, max_jobs=1)
+    assert talon.table(game_id).version > waiting.version, "a bot-only match's job went first"
+    assert [talon.table(c.game_id).version for c in crowd] == [c.version for c in crowd]
+
+
+def tables_owed(table):
+    from games import table as tables
+    return tables.owed_work(table)
+
+
+def test_finding_1_bot_only_matches_are_capped_bounded_and_can_be_ended(r, redis_url, monkeypatch, capsys):
+    """An address runs at most TALON_MAX_BOT_MATCHES_PER_ADDRESS unfinished bot-only matches (the operator
+    any); match lengths have documented bounds; an operator ends any match (route and `talon abandon`)."""
+    from service import cli
+
+    client = make_app(redis_url, rate_limits_enabled=True, max_bot_matches_per_address=2).test_client()
+    first, second = (client.post("/v1/games", json=BOTS_ONLY).json["game_id"] for _ in range(2))
+    refused = client.post("/v1/games", json=BOTS_ONLY)
+    assert refused.status_code == 429 and refused.json["type"].endswith("/too-many-matches")
+    assert int(refused.headers["Retry-After"]) > 0
+    assert client.post("/v1/games", json=BOT_VS_HUMAN).status_code == 201          # a human's match: not capped
+    assert client.post("/v1/games", json=BOTS_ONLY, headers=auth(OPERATOR)).status_code == 201
+
+    ended = client.post(f"/v1/ops/games/{first}/abandon", headers=auth(OPERATOR))
+    assert ended.status_code == 200 and ended.json["status"] == "finished"
+    assert client.post("/v1/games", json=BOTS_ONLY).status_code == 201            # one ended: room for one
+    monkeypatch.setenv("REDIS_URL", redis_url)
+    assert cli.main(["abandon", second]) == 0 and "abandoned" in capsys.readouterr().out
+    assert cli.main(["abandon", second]) == 1                                     # finished already
+    for game_id in (first, second):
+        report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
+        assert report["ok"] and report["checks"]["replay"]["match_result"] == "abandoned", report["first_broken"]
+        events = client.get(f"/v1/games/{game_id}/events").json["events"]
+        assert [e["data"].get("by") for e in events if e["type"] == "match_abandoned"] == ["operator"]
+
+    for options in ({"game": "sixty-six", "options": {"match_target": 51}},
+                    {"game": "smear", "options": {"match_target": 101}},
+                    {"game": "fifty-six", "options": {"starting_tables": 51}}):
+        seats = [{"kind": "human"}] * (2 if options["game"] == "sixty-six" else 4)
+        too_long = client.post("/v1/games", json={**options, "seats": seats}, headers=auth(OPERATOR))
+        assert too_long.status_code in (400, 422), too_long.get_data(as_text=True)

@@ -12,6 +12,7 @@ from rq import Queue
 
 from rq import SimpleWorker
 
+from adapters.rq_queue import background_queue_name
 from app import bootstrap
 from app.matches import Matches
 from app.settings import Settings
@@ -65,10 +66,12 @@ def make_contract_app(redis_url: str):
 
 def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
              with_scheduler: bool = False) -> None:
-    """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is
-    empty (with the scheduler: also the scheduled jobs that are due)."""
+    """Run queued jobs in-process with the worker class `python -m workers` runs, on its two queues in
+    its order (the bot-only matches' last), until they are empty (with the scheduler: also the scheduled
+    jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
-    burst(SimpleWorker([Queue(queue_name, connection=connection)], connection=connection),
+    queues = [Queue(name, connection=connection) for name in (queue_name, background_queue_name(queue_name))]
+    burst(SimpleWorker(queues, connection=connection),
           max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
 
 
