@@ -37,6 +37,8 @@ TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load
 # Without If-Match, a request that lost a race is decided again on the new state this many times.
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
+SEED_BITS = 128          # a match's shuffle seed (secret until its deals are revealed)
+JOIN_CODE_BYTES = 16     # a private match's join code: 128 random bits
 SWEEP_LIMIT = 10_000
 # A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends
 # and this long, then enqueues the rest behind other games' jobs: a long all-bot stretch, or an expert bot
@@ -108,38 +110,59 @@ class Matches:
     def lobby_page(self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
                    ) -> tuple[list[dict], tuple[int, str] | None, bool]:
         """One page of the lobby after the match at `after` (creation ms, id; None: the newest): its
-        entries, where it ends, and whether more follow. Filtering by game scans at most LOBBY_SCAN ids
-        of that status per page; a page that stops there ends at the last id scanned."""
-        scanned = self.store.lobby_after(status, after, limit + 1 if game is None else LOBBY_SCAN)
-        entries, last = [], after
-        for (game_id, created), meta in zip(scanned, self.store.metas(i for i, _ in scanned)):
-            matches = game is None or meta.get("game") == game
-            if len(entries) == limit:
-                if matches:
-                    return entries, last, True
-                continue
-            last = (created, game_id)
-            if matches:
-                entries.append(_lobby_entry(game_id, meta))
-        return entries, last, game is not None and len(scanned) == LOBBY_SCAN
+        entries, where it ends, and whether more follow. Private matches are not listed. The ids of
+        that status are read in chunks until the page is full; a page scans at most LOBBY_SCAN ids
+        (filtering by game, or many private matches), and one that stops there ends at the last id
+        scanned."""
+        chunk = limit + 1 if game is None else LOBBY_SCAN
+        entries: list[dict] = []
+        last, cursor, scanned_all = after, after, 0
+        while True:
+            want = min(chunk, LOBBY_SCAN - scanned_all)
+            scanned = self.store.lobby_after(status, cursor, want)
+            for (game_id, created), meta in zip(scanned, self.store.metas(i for i, _ in scanned)):
+                listed = meta.get("private") != "1" and (game is None or meta.get("game") == game)
+                if len(entries) == limit:
+                    if listed:
+                        return entries, last, True
+                    continue
+                last = (created, game_id)
+                if listed:
+                    entries.append(_lobby_entry(game_id, meta))
+            scanned_all += len(scanned)
+            if len(scanned) < want:
+                return entries, last, False
+            if scanned_all >= LOBBY_SCAN:
+                return entries, last, True
+            cursor = (scanned[-1][1], scanned[-1][0])
 
     # -- players' requests ------------------------------------------------------------------------
 
     def create_match(self, game: str, options: dict, seats: list[dict], seed: int | None = None,
-                     decks: list[list[str]] | None = None) -> tables.Table:
+                     decks: list[list[str]] | None = None, join_code: str | None = None) -> tables.Table:
+        """A new match. With `join_code` (`new_join_code`) it is private: not listed in the lobby, and
+        its seats are claimed with that code only. A generated seed has 128 bits."""
         game_id = uuid.uuid4().hex[:16]
         if seed is None:
-            seed = secrets.randbits(63)
-        events = tables.create(game_id, game, options, seats, seed, decks)
+            seed = secrets.randbits(SEED_BITS)
+        code_hash = token_hash(join_code) if join_code is not None else None
+        events = tables.create(game_id, game, options, seats, seed, decks, code_hash)
         table, _ = self.tables.save(game_id, None, events, meta=partial(self._meta, None, game=game))
         self._enqueue_after_answer(table)
         return table
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str) -> tuple[tables.Table, int, str]:
+    @staticmethod
+    def new_join_code() -> str:
+        return secrets.token_urlsafe(JOIN_CODE_BYTES)
+
+    def claim_seat(self, game_id: str, seat: int | None, name: str,
+                   join_code: str | None = None) -> tuple[tables.Table, int, str]:
+        """A player takes a seat (a private match's with its `join_code` only: JoinCodeRefused)."""
         # The game id in front lets a token for another game be told apart from an unknown one (403/401).
         token = f"{game_id}.{secrets.token_urlsafe(32)}"
         for attempt in range(RACE_RETRIES + 1):
             table = self.table(game_id)
+            tables.check_join_code(table, token_hash(join_code) if join_code is not None else None)
             events = tables.claim_seat(table, seat, name, token_hash(token))
             try:
                 after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
@@ -387,7 +410,8 @@ class Matches:
             return None
         open_seats = sum(1 for s in after.seats if s.open)
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
-                "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+                "open_seats": str(open_seats), "variant": str(after.options.get("variant", "")),
+                "private": "1" if after.private else "0"}
 
 
 def _has_human_seat(table: tables.Table) -> bool:

@@ -9,8 +9,9 @@ Table events (the game's own events follow them in the same stream):
 
 | type              | data                                                      | who sees what                 |
 |-------------------|-----------------------------------------------------------|-------------------------------|
-| `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed` and `decks` operators  |
-|                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | only                          |
+| `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed`, `decks` and           |
+|                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | `join_code_hash` operators    |
+|                   | [, private, join_code_hash]                               | only                          |
 | `seat_claimed`    | seat, name, token_hash                                    | `token_hash` operators only   |
 | `turn_timed_out`  | seat, consecutive (after the bot's move made for the seat) | public                        |
 | `seat_taken_over` | seat (a bot plays it until its human acts again)          | public                        |
@@ -64,7 +65,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from games.engine import Action, OptionDict, Rules, Snapshot, View
-from games.errors import ActionShapeError, NotActive, OptionError, SeatUnavailable
+from games.errors import ActionShapeError, JoinCodeRefused, NotActive, OptionError, SeatUnavailable
 from games import bots
 from games.events import Event, EventData, SeatData, Side
 from games.options import whole_number
@@ -77,7 +78,8 @@ from games.table_events import (
 )
 
 SEAT_KINDS = ("human", "bot")
-OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",)}
+OPERATOR_ONLY = {"match_created": ("seed", "decks", "join_code_hash"), "seat_claimed": ("token_hash",)}
+JSON_INT_MAX = 2**63 - 1      # a seed above it is written as its decimal digits
 # The commitment is public from the start; the deck and the salt only come with the reveal.
 PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed")
 STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
@@ -122,6 +124,8 @@ class Table:
     abandoned: bool = False
     turn_timeout_s: int | None = None
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
+    private: bool = False          # not listed in the lobby; seats are claimed with the join code only
+    join_code_hash: str | None = None  # sha256 of the private match's join code; never rendered
 
     @property
     def rules(self) -> Rules[Any]:
@@ -138,8 +142,9 @@ class Table:
 # Deciding: requests in, events out (or a GameError naming what is wrong)
 
 def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int,
-           decks: list[list[str]] | None = None) -> list[Event]:
-    """The events that create a match, including its first deal when no human seat needs claiming."""
+           decks: list[list[str]] | None = None, join_code_hash: str | None = None) -> list[Event]:
+    """The events that create a match, including its first deal when no human seat needs claiming.
+    With `join_code_hash` the match is private: its seats are claimed with that code only."""
     if game not in game_names():
         raise OptionError("game", f"unknown game {game!r}; choose one of {', '.join(game_names())}")
     rules = rules_for(game)
@@ -159,13 +164,25 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
     takeover_after = whole_number("takeover_after", table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER,
                                   *TAKEOVER_RANGE)
     _check_decks(rules.packs(normalized), decks or [])
-    created = MATCH_CREATED(None, {
+    data: MatchCreatedData = {
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
         "turn_timeout_s": timeout, "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
-        "seed": seed, "decks": [list(d) for d in decks or []]})
+        "seed": seed if seed <= JSON_INT_MAX else str(seed), "decks": [list(d) for d in decks or []]}
+    if join_code_hash is not None:
+        data["private"] = True
+        data["join_code_hash"] = join_code_hash
+    created = MATCH_CREATED(None, data)
     table = evolve(None, created)
     return [created] + _start_when_full(table)
+
+
+def check_join_code(table: Table, code_hash: str | None) -> None:
+    """A private match's seats are claimed with its join code (its sha256 here) only."""
+    if table.join_code_hash is None:
+        return
+    if code_hash is None or not hmac.compare_digest(table.join_code_hash, code_hash):
+        raise JoinCodeRefused("this match is private: its seats are claimed with the join code its creator got")
 
 
 def claim_seat(table: Table, seat: int | None, name: str, token_hash: str) -> list[Event]:
@@ -455,7 +472,8 @@ def _created(data: MatchCreatedData) -> Table:
     rules = rules_for(data["game"])
     seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name")) for s in data["seats"])
     return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
-                 first_dealer=data["first_dealer"], seed=data["seed"],
+                 first_dealer=data["first_dealer"], seed=int(data["seed"]),
+                 private=bool(data.get("private")), join_code_hash=data.get("join_code_hash"),
                  decks=tuple(tuple(d) for d in data.get("decks") or ()),
                  turn_timeout_s=data.get("turn_timeout_s"),
                  takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
@@ -480,7 +498,7 @@ def seat_view(table: Table, seat: int | None) -> View:
                "takeover_after": table.takeover_after}
     return {
         "game_id": table.game_id, "game": table.game, "options": options,
-        "version": table.version, "status": table.status, "seat": seat,
+        "version": table.version, "status": table.status, "seat": seat, "private": table.private,
         "players": [_player(table, i, standing) for i in range(len(table.seats))],
         "to_act": rules.to_act(table.state) if table.status == "active" else [],
         **game_part,
@@ -572,13 +590,18 @@ _TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version"
 
 
 def dump(table: Table) -> Snapshot:
-    return {**{name: getattr(table, name) for name in _TABLE_FIELDS},
+    # The seed as text: a generated one has 128 bits, more than JSON codecs keep in an integer.
+    return {**{name: getattr(table, name) for name in _TABLE_FIELDS}, "seed": str(table.seed),
+            "private": table.private, "join_code_hash": table.join_code_hash,
             "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
             "state": table.rules.dump_state(table.state)}
 
 
 def load(data: Snapshot) -> Table:
-    return Table(**{name: data[name] for name in _TABLE_FIELDS},
+    """A table from `dump`'s data; a snapshot from before private matches has neither of their fields."""
+    fields = {name: data[name] for name in _TABLE_FIELDS}
+    fields["seed"] = int(fields["seed"])
+    return Table(**fields, private=bool(data.get("private", False)), join_code_hash=data.get("join_code_hash"),
                  seats=tuple(Seat(**s) for s in data["seats"]), decks=tuple(tuple(d) for d in data["decks"]),
                  state=rules_for(data["game"]).load_state(data["state"]))
 

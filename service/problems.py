@@ -45,6 +45,8 @@ TYPES: dict[str, ProblemType] = {
     "forbidden": ProblemType(403, "Forbidden", "The token may not do this: a seat token of another match; a "
                              "spectator or the operator where a seat must act; on the operator's routes and fields "
                              "(`seed`, `decks`), any token but the operator's."),
+    "join-code-refused": ProblemType(403, "Join code refused", "The match is private: its seats are claimed with "
+                                     "the `join_code` its creator got, and none or another one was given."),
     "unknown-game": ProblemType(404, "Unknown game", "There is no match with this id."),
     "not-found": ProblemType(404, "Not found", "There is no such route."),
     "method-not-allowed": ProblemType(405, "Method not allowed", "The route does not take this method; `Allow` lists "

@@ -63,6 +63,9 @@ def create_game():
     refused with 400 `invalid-request`; options that do not fit together (a variant for another number of
     players) with 422 `invalid-option`, naming the valid values.
 
+    `"private": true` makes a private match: it is not listed in the lobby, and the answer's `join_code`
+    (shown once) is what its seats are claimed with.
+
     A match without a human seat (bot-only) plays itself out on the workers after every human match's
     jobs; one address may run at most `TALON_MAX_BOT_MATCHES_PER_ADDRESS` unfinished ones at once (429
     `too-many-matches` beyond; the operator's token is not capped)."""
@@ -72,11 +75,15 @@ def create_game():
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
     cap = current_app.extensions["talon_botcap"]
     capped = cap is not None and not operator and botcap.bots_only(body["seats"])
+    join_code = matches().new_join_code() if body.get("private") else None
     with cap.creating(request.remote_addr or "unknown") if capped else nullcontext([]) as created:
         table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
-                                       body.get("decks"))
+                                       body.get("decks"), join_code)
         created.append(table.game_id)
-    return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
+    headers = {"Location": f"/v1/games/{table.game_id}"}
+    if join_code is None:
+        return view_response(table, None, 201, headers)
+    return view_response(table, None, 201, headers, extra={"join_code": join_code})
 
 
 @blp.route("", methods=["GET"])
@@ -179,13 +186,15 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
         "description": "Act with the seat's token"}}}})
 @blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed, headers=LOCATION, description="Your seat, its token and its view")
-@problems(blp, "invalid-request", "unknown-game", "seat-unavailable", "request-timeout", "payload-too-large", "too-many-requests")
+@problems(blp, "invalid-request", "join-code-refused", "unknown-game", "seat-unavailable", "request-timeout",
+          "payload-too-large", "too-many-requests")
 def claim_seat(body, game_id):
     """Claim an open human seat
 
     The token in the answer is shown once: send it as `Authorization: Bearer <token>`. When the last
-    human seat is taken, the first deal happens by itself."""
-    table, seat, token = matches().claim_seat(game_id, body.get("seat"), body["name"])
+    human seat is taken, the first deal happens by itself. A private match's seats need its
+    `join_code` (403 `join-code-refused` without it or with another)."""
+    table, seat, token = matches().claim_seat(game_id, body.get("seat"), body["name"], body.get("join_code"))
     return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
                          {"Location": f"/v1/games/{game_id}"})
 

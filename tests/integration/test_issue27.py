@@ -209,3 +209,40 @@ def test_finding_1_bot_only_matches_are_capped_bounded_and_can_be_ended(r, redis
         seats = [{"kind": "human"}] * (2 if options["game"] == "sixty-six" else 4)
         too_long = client.post("/v1/games", json={**options, "seats": seats}, headers=auth(OPERATOR))
         assert too_long.status_code in (400, 422), too_long.get_data(as_text=True)
+
+
+def test_finding_11_private_matches_and_128_bit_seeds(r, redis_url):
+    """A private match is not listed, and its seats are claimed with the join code its creator got
+    (once); a generated seed has 128 bits and survives the store, snapshots, views and the audit."""
+    client = make_app(redis_url).test_client()
+    public = client.post("/v1/games", json=BOT_VS_HUMAN).json
+    created = client.post("/v1/games", json={**BOT_VS_HUMAN, "private": True})
+    assert created.status_code == 201 and created.json["private"] is True
+    game_id, code = created.json["game_id"], created.json["join_code"]
+    assert len(code) >= 20 and public["private"] is False and "join_code" not in public
+    listed = [g["game_id"] for g in client.get("/v1/games").json["games"]]
+    assert listed == [public["game_id"]]
+    assert "join_code" not in client.get(f"/v1/games/{game_id}").json             # shown once
+
+    for body in ({"name": "Eve"}, {"name": "Eve", "join_code": code[::-1]}):
+        refused = client.post(f"/v1/games/{game_id}/players", json=body)
+        assert refused.status_code == 403 and refused.json["type"].endswith("/join-code-refused")
+    assert client.get(f"/v1/games/{game_id}").json["players"][0]["claimed"] is False
+    claimed = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana", "join_code": code})
+    assert claimed.status_code == 201
+
+    ops = client.get(f"/v1/ops/games/{game_id}/events", headers=auth(OPERATOR)).json["events"]
+    seed = ops[0]["data"]["seed"]
+    assert isinstance(seed, str) and 2**63 <= int(seed) < 2**128           # 128 bits, as digits
+    assert "join_code_hash" in ops[0]["data"]
+    assert not {"seed", "join_code_hash"} & set(client.get(f"/v1/games/{game_id}/events").json["events"][0]["data"])
+    for _ in range(40):   # a deal or more: snapshots of the table with its seed and its join code hash
+        run_jobs(redis_url)
+        view = client.get(f"/v1/games/{game_id}", headers=auth(claimed.json["token"])).json
+        if not view["legal_actions"]:
+            break
+        client.post(f"/v1/games/{game_id}/actions", json=view["legal_actions"][0], headers=auth(claimed.json["token"]))
+    talon = matches_on(r)
+    assert talon.table(game_id).seed == int(seed) and talon.table(game_id).private
+    report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
+    assert report["ok"], report["first_broken"]
