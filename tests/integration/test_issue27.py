@@ -9,6 +9,7 @@ import pytest
 import redis
 from rq import Worker
 
+from events.store import EventStore
 from tests.support.processes import start_worker, wait_until
 from tests.support.redis_proc import RedisProcess
 from workers.__main__ import STOP_S
@@ -76,6 +77,10 @@ def test_finding_5_operator_actions_on_a_finished_match_are_refused(r, redis_url
     assert client.get(f"/v1/games/{game_id}").json["version"] == ended["version"]
     report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
     assert report["ok"] and report["checks"]["replay"]["match_result"] == "reproduced", report["first_broken"]
+    # The audit still refuses anything written after the end (a reset forged past the use cases).
+    EventStore(r).append(game_id, [{"type": "seat_reset", "actor": None, "data": {"seat": 0}}], ended["version"])
+    forged = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
+    assert not forged["ok"] and forged["first_broken"]["version"] == ended["version"] + 1
 
 
 @pytest.mark.parametrize("after_outage_s", [0.0, 3.0])
