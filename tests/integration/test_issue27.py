@@ -251,3 +251,21 @@ def test_finding_11_private_matches_and_128_bit_seeds(r, redis_url):
     assert talon.table(game_id).seed == int(seed) and talon.table(game_id).private
     report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
     assert report["ok"], report["first_broken"]
+
+
+def test_finding_11_lobby_pages_skip_private_matches(r):
+    """Pages of the lobby fill up past any number of private matches, and page on to the end."""
+    talon = matches_on(r)
+    human = BOT_VS_HUMAN["seats"]
+    older = talon.create_match("sixty-six", {}, human).game_id
+    for _ in range(5):
+        talon.create_match("sixty-six", {}, human, join_code=talon.new_join_code())
+    newer = talon.create_match("sixty-six", {}, human).game_id
+    for _ in range(5):
+        talon.create_match("sixty-six", {}, human, join_code=talon.new_join_code())
+    first, after, more = talon.lobby_page("waiting", None, None, 1)
+    assert len(first) == 1 and more
+    second, after, more = talon.lobby_page("waiting", None, after, 1)
+    assert len(second) == 1 and not more
+    # (both may be created in one millisecond: the order among them is then by id)
+    assert {e["game_id"] for e in first + second} == {older, newer}
