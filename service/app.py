@@ -19,7 +19,7 @@ from service.botcap import BotMatchCap
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
 
-API_VERSION = "2.1.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
+API_VERSION = "3.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
 API_DESCRIPTION = """\
 Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
