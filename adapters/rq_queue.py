@@ -6,8 +6,8 @@ public API: `Queue.enqueue` and `enqueue_in` (a delayed bot or a turn timer; the
 scheduler), `Job.fetch` and the registries for the sweeper and the metrics. Game jobs are ordinary rq
 jobs: operators see them in rq's registries and in rq-dashboard like any other.
 
-Two queues: TALON_QUEUE ("talon") for the matches with a human seat, and "<TALON_QUEUE>-bots" for the
-bot-only matches' jobs (`Job.background`). A worker listens to both in that order, and rq takes a job
+Two queues: TALON_QUEUE ("talon") for the matches a human plays, and "<TALON_QUEUE>-bots" for the jobs
+of those the bots play alone: no human seat, or every one open or taken over (`Job.background`). A worker listens to both in that order, and rq takes a job
 from the first queue that holds one: a bot-only match's job runs only when no human match's job waits.
 """
 from __future__ import annotations

@@ -357,7 +357,7 @@ class Matches:
         """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
         moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
-        background = not _has_human_seat(table)
+        background = not _human_at_table(table)
         return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
                 for kind, seat in tables.owed_work(table)]
 
@@ -382,13 +382,13 @@ class Matches:
         return self._thought(table, lambda: _timed_bot_move(table, seat))
 
     def _thought(self, table: tables.Table, decide: Callable[[], list[dict]]) -> list[dict]:
-        """A bot's decision, held until `bot_think_s` after it started when a human sits at the table:
+        """A bot's decision, held until `bot_think_s` after it started when a human plays at the table:
         the expert answers a lone legal move at once, and a reply that quick told the other players
-        that its hand held one card of the suit led. The hold costs the worker that long; bot-only
-        tables, which nobody watches from a seat, are not held."""
+        that its hand held one card of the suit led. The hold costs the worker that long; tables the
+        bots play alone (`_human_at_table`) are not held, and wait behind the human ones."""
         started = self.clock()
         events = decide()
-        if self.bot_think_s > 0 and _has_human_seat(table):
+        if self.bot_think_s > 0 and _human_at_table(table):
             remaining = started + self.bot_think_s - self.clock()
             if remaining > 0:
                 self.sleep(remaining)
@@ -414,9 +414,11 @@ class Matches:
                 "private": "1" if after.private else "0"}
 
 
-def _has_human_seat(table: tables.Table) -> bool:
-    """A human plays (or may come to play) at this table: its jobs go first, its bots' replies are held."""
-    return any(s.kind == "human" for s in table.seats)
+def _human_at_table(table: tables.Table) -> bool:
+    """A human plays at this table (holds a seat a bot has not taken over): its jobs go before those of
+    the tables bots play alone (no human seat, or every one open or taken over), and its bots' replies
+    are held for their think time. A match whose humans left plays on after the human ones, at once."""
+    return any(s.kind == "human" and s.token_hash is not None and not s.taken_over for s in table.seats)
 
 
 def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:

@@ -58,7 +58,7 @@ class Settings:
     max_bot_matches_per_address: int = 2   # unfinished bot-only matches one address may run (operator: any)
     # The workers
     bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
-    # A bot's move at a table with a human seat is released this long after its decision started, at the
+    # A bot's move at a table a human plays is released this long after its decision started, at the
     # earliest: its reply time says nothing about its hand (one legal move is decided at once).
     bot_think_s: float = 0.3
     sweep_interval_s: int = 30         # how often the sweeper repairs lost jobs and closes idle matches

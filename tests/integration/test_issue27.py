@@ -269,3 +269,20 @@ def test_finding_11_lobby_pages_skip_private_matches(r):
     assert len(second) == 1 and not more
     # (both may be created in one millisecond: the order among them is then by id)
     assert {e["game_id"] for e in first + second} == {older, newer}
+
+
+def test_finding_1_a_match_whose_humans_left_waits_behind_human_ones(r):
+    """A human match nobody plays any more (its human seat reopened, or taken over after timeouts) is
+    played by bots alone: its jobs go to the bot-only matches' queue, not before the human matches'."""
+    from adapters.rq_queue import job_id
+    from rq import Queue
+
+    talon = matches_on(r)
+    game_id = talon.create_match("sixty-six", {"first_dealer": 0}, BOT_VS_HUMAN["seats"]).game_id
+    played = talon.claim_seat(game_id, 0, "Ana")[0]
+    (owed,) = talon._owed_jobs(played)
+    assert job_id(owed) in Queue("talon", connection=r).job_ids
+    left = talon.reset_seat(game_id, 0)
+    jobs = [job_id(job) for job in talon._owed_jobs(left)]
+    assert jobs and set(jobs) <= set(Queue("talon-bots", connection=r).job_ids)
+    assert not set(jobs) & set(Queue("talon", connection=r).job_ids)
