@@ -231,7 +231,7 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
     elif kind == "seat_reset":
         yield from attempt("an operator's seat reset", lambda: tables.reset_seat(table, seat))
     elif kind == "match_abandoned" and isinstance(data.get("idle_s"), int):
-        yield from attempt("the sweeper closing an idle match", lambda: tables.abandon(table, data["idle_s"]))
+        yield from attempt("the sweeper or an operator closing the match", lambda: tables.abandon(table, data["idle_s"], data.get("by")))
     elif kind == "turn_timed_out" and isinstance(seat, int) and 0 <= seat < len(table.seats):
         # Follows the move the stand-in bot made for the seat: the count is the seat's timeouts before it.
         previous = events[i - 1]

@@ -49,7 +49,7 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
         if settings.events_redis_url else client
     store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
-    matches = Matches(store, jobs, settings.bot_delay_s)
+    matches = Matches(store, jobs, settings.bot_delay_s, bot_think_s=settings.bot_think_s)
     projections = Projections(store, RedisProjectionStore(client, settings.key_prefix))
     players = Players(RedisPlayerStore(client, settings.key_prefix), matches, projections)
     return Application(settings, client, store, jobs, matches, Rematches(matches), Replays(matches), projections,

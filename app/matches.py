@@ -37,6 +37,8 @@ TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load
 # Without If-Match, a request that lost a race is decided again on the new state this many times.
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
+SEED_BITS = 128          # a match's shuffle seed (secret until its deals are revealed)
+JOIN_CODE_BYTES = 16     # a private match's join code: 128 random bits
 SWEEP_LIMIT = 10_000
 # A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends
 # and this long, then enqueues the rest behind other games' jobs: a long all-bot stretch, or an expert bot
@@ -81,11 +83,17 @@ class Outcome:
 class Matches:
     """The matches: one event store, one repository of tables, one job queue."""
 
-    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0):
+    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0, *, bot_think_s: float = 0.0,
+                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+        """`bot_think_s`: a bot's move at a table with a human seat is appended no sooner than this long
+        after its decision started (`clock`, waiting with `sleep`), whatever the decision took."""
         self.store = store
         self.tables = Repository(store, TABLE_FOLDING)
         self.jobs = jobs
         self.bot_delay_s = bot_delay_s
+        self.bot_think_s = bot_think_s
+        self.clock = clock
+        self.sleep = sleep
 
     # -- reading ----------------------------------------------------------------------------------
 
@@ -102,39 +110,59 @@ class Matches:
     def lobby_page(self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
                    ) -> tuple[list[dict], tuple[int, str] | None, bool]:
         """One page of the lobby after the match at `after` (creation ms, id; None: the newest): its
-        entries, where it ends, and whether more follow. Filtering by game scans at most LOBBY_SCAN ids
-        of that status per page; a page that stops there ends at the last id scanned."""
-        scanned = self.store.lobby_after(status, after, limit + 1 if game is None else LOBBY_SCAN)
-        entries, last = [], after
-        for (game_id, created), meta in zip(scanned, self.store.metas(i for i, _ in scanned)):
-            matches = game is None or meta.get("game") == game
-            if len(entries) == limit:
-                if matches:
-                    return entries, last, True
-                continue
-            last = (created, game_id)
-            if matches:
-                entries.append(_lobby_entry(game_id, meta))
-        return entries, last, game is not None and len(scanned) == LOBBY_SCAN
+        entries, where it ends, and whether more follow. Private matches are not listed. The ids of
+        that status are read in chunks until the page is full; a page scans at most LOBBY_SCAN ids
+        (filtering by game, or many private matches), and one that stops there ends at the last id
+        scanned."""
+        chunk = limit + 1 if game is None else LOBBY_SCAN
+        entries: list[dict] = []
+        last, cursor, scanned_all = after, after, 0
+        while True:
+            want = min(chunk, LOBBY_SCAN - scanned_all)
+            scanned = self.store.lobby_after(status, cursor, want)
+            for (game_id, created), meta in zip(scanned, self.store.metas(i for i, _ in scanned)):
+                listed = meta.get("private") != "1" and (game is None or meta.get("game") == game)
+                if len(entries) == limit:
+                    if listed:
+                        return entries, last, True
+                    continue
+                last = (created, game_id)
+                if listed:
+                    entries.append(_lobby_entry(game_id, meta))
+            scanned_all += len(scanned)
+            if len(scanned) < want:
+                return entries, last, False
+            if scanned_all >= LOBBY_SCAN:
+                return entries, last, True
+            cursor = (scanned[-1][1], scanned[-1][0])
 
     # -- players' requests ------------------------------------------------------------------------
 
     def create_match(self, game: str, options: dict, seats: list[dict], seed: int | None = None,
-                     decks: list[list[str]] | None = None) -> tables.Table:
+                     decks: list[list[str]] | None = None, join_code: str | None = None) -> tables.Table:
+        """A new match. With `join_code` (`new_join_code`) it is private: not listed in the lobby, and
+        its seats are claimed with that code only. A generated seed has 128 bits."""
         game_id = uuid.uuid4().hex[:16]
         if seed is None:
-            seed = secrets.randbits(63)
-        events = tables.create(game_id, game, options, seats, seed, decks)
+            seed = secrets.randbits(SEED_BITS)
+        code_hash = token_hash(join_code) if join_code is not None else None
+        events = tables.create(game_id, game, options, seats, seed, decks, join_code_hash=code_hash)
         table, _ = self.tables.save(game_id, None, events, meta=partial(self._meta, None, game=game))
-        self._enqueue_owed(table)
+        self._enqueue_after_answer(table)
         return table
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str, player_id: str | None = None
-                   ) -> tuple[tables.Table, int, str]:
-        """`player_id`: a registered player's (app/players.py), None for a guest."""
+    @staticmethod
+    def new_join_code() -> str:
+        return secrets.token_urlsafe(JOIN_CODE_BYTES)
+
+    def claim_seat(self, game_id: str, seat: int | None, name: str, player_id: str | None = None,
+                   join_code: str | None = None) -> tuple[tables.Table, int, str]:
+        """A player takes a seat (a private match's with its `join_code` only: JoinCodeRefused).
+        `player_id`: a registered player's (app/players.py), None for a guest."""
         token = seat_token(game_id)
         for attempt in range(RACE_RETRIES + 1):
             table = self.table(game_id)
+            tables.check_join_code(table, token_hash(join_code) if join_code is not None else None)
             events = tables.claim_seat(table, seat, name, token_hash(token), player_id=player_id)
             try:
                 after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
@@ -142,7 +170,7 @@ class Matches:
                 if attempt == RACE_RETRIES:
                     raise
                 continue
-            self._enqueue_owed(after)
+            self._enqueue_after_answer(after)
             return after, events[0]["data"]["seat"], token
         raise AssertionError("unreachable")
 
@@ -233,8 +261,9 @@ class Matches:
         return Outcome(after)
 
     def _enqueue_after_answer(self, table: tables.Table) -> None:
-        """Enqueues what `table` is owed once the move has been answered. A failure is logged, not
-        raised: the move is stored and answered, and the sweeper enqueues what is missing (its next run,
+        """Enqueues what `table` is owed after a stored write (a move, a creation, a claim, a reset). A
+        failure is logged, not raised: the write is stored, so the request is answered with success (an
+        error would say that nothing changed); the sweeper enqueues what is missing (its next run,
         within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
         try:
             self._enqueue_owed(table)
@@ -259,7 +288,7 @@ class Matches:
         table = self.table(game_id)
         if table.version != version or ("bot", seat) not in tables.owed_work(table):
             return False
-        return self._commit_job(game_id, table, _timed_bot_move(table, seat), started)
+        return self._commit_job(game_id, table, self._bot_move(table, seat), started)
 
     def turn_timeout(self, game_id: str, version: int, seat: int) -> bool:
         """The human at `seat` did not act in time: a bot moves for them. Stale (they acted): no-op."""
@@ -267,7 +296,7 @@ class Matches:
         table = self.table(game_id)
         if table.version != version or ("timeout", seat) not in tables.owed_work(table):
             return False
-        return self._commit_job(game_id, table, tables.time_out(table, seat), started)
+        return self._commit_job(game_id, table, self._thought(table, lambda: tables.time_out(table, seat)), started)
 
     def commit(self, game_id: str, before: tables.Table | None, events: list[dict]) -> tables.Table:
         """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
@@ -282,8 +311,28 @@ class Matches:
         table = self.table(game_id)
         events = tables.reset_seat(table, seat)
         after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
-        self._enqueue_owed(after)
+        self._enqueue_after_answer(after)
         return after
+
+    def abandon(self, game_id: str, now_ms: int) -> tables.Table:
+        """Operator: end a running or waiting match at once (match_abandoned, by "operator"); its jobs
+        find the match finished and do nothing. NotActive when it is finished already."""
+        for attempt in range(RACE_RETRIES + 1):
+            table = self.table(game_id)
+            events = tables.abandon(table, self._idle_s(game_id, table, now_ms), by="operator")
+            try:
+                after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
+            except VersionConflict:
+                if attempt == RACE_RETRIES:
+                    raise
+                continue
+            return after
+        raise AssertionError("unreachable")
+
+    def _idle_s(self, game_id: str, table: tables.Table, now_ms: int) -> int:
+        """Seconds since the table's last event."""
+        last = self.store.read(game_id, after=table.version - 1)
+        return max(0, (now_ms - normalize_at(last[0].at)[1]) // 1000) if last else 0
 
     def sweep(self, now_ms: int, idle_expiry_s: int, limit: int = SWEEP_LIMIT) -> int:
         """Close matches idle longer than `idle_expiry_s`, and re-enqueue what a crash between an
@@ -300,8 +349,7 @@ class Matches:
             table = self.table(game_id)
         except UnknownGame:
             return 0
-        last = self.store.read(game_id, after=table.version - 1)
-        idle_s = (now_ms - normalize_at(last[0].at)[1]) // 1000 if last else 0
+        idle_s = self._idle_s(game_id, table, now_ms)
         if idle_s >= idle_expiry_s:
             events = tables.abandon(table, int(idle_s))
             return int(self._commit_job(game_id, table, events, time.monotonic()))
@@ -335,7 +383,8 @@ class Matches:
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
         if table.finished:   # the projections (ratings, histories: app/projections.py) catch up on its end
             return [Job("project", table.game_id, table.version)]
-        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0))
+        background = not _human_at_table(table)
+        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
                 for kind, seat in tables.owed_work(table)]
 
     def _enqueue_owed(self, table: tables.Table) -> None:
@@ -352,8 +401,24 @@ class Matches:
             return tables.system_step(table)
         if len(work) == 1 and work[0][0] == "bot" and self.bot_delay_s <= 0 \
                 and table.seats[work[0][1]].kind == "bot":
-            return _timed_bot_move(table, work[0][1])
+            return self._bot_move(table, work[0][1])
         return []
+
+    def _bot_move(self, table: tables.Table, seat: int) -> list[dict]:
+        return self._thought(table, lambda: _timed_bot_move(table, seat))
+
+    def _thought(self, table: tables.Table, decide: Callable[[], list[dict]]) -> list[dict]:
+        """A bot's decision, held until `bot_think_s` after it started when a human plays at the table:
+        the expert answers a lone legal move at once, and a reply that quick told the other players
+        that its hand held one card of the suit led. The hold costs the worker that long; tables the
+        bots play alone (`_human_at_table`) are not held, and wait behind the human ones."""
+        started = self.clock()
+        events = decide()
+        if self.bot_think_s > 0 and _human_at_table(table):
+            remaining = started + self.bot_think_s - self.clock()
+            if remaining > 0:
+                self.sleep(remaining)
+        return events
 
     def _replay(self, game_id: str, key: str, fingerprint: str) -> Outcome | None:
         recorded = self.store.idempotent_result(game_id, key)
@@ -371,7 +436,15 @@ class Matches:
             return None
         open_seats = sum(1 for s in after.seats if s.open and not s.reserved)  # a rematch's are its players'
         return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
-                "open_seats": str(open_seats), "variant": str(after.options.get("variant", ""))}
+                "open_seats": str(open_seats), "variant": str(after.options.get("variant", "")),
+                "private": "1" if after.private else "0"}
+
+
+def _human_at_table(table: tables.Table) -> bool:
+    """A human plays at this table (holds a seat a bot has not taken over): its jobs go before those of
+    the tables bots play alone (no human seat, or every one open or taken over), and its bots' replies
+    are held for their think time. A match whose humans left plays on after the human ones, at once."""
+    return any(s.kind == "human" and s.token_hash is not None and not s.taken_over for s in table.seats)
 
 
 def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:

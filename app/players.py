@@ -53,12 +53,14 @@ class Players:
         found = self.store.get(player_id)
         return None if found is None else PlayerRecord(player_id, *found)
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str | None, player: PlayerRecord | None
-                   ) -> tuple[tables.Table, int, str]:
-        """A seat for a guest (player None) or for a registered player, under their name unless given."""
+    def claim_seat(self, game_id: str, seat: int | None, name: str | None, player: PlayerRecord | None,
+                   join_code: str | None = None) -> tuple[tables.Table, int, str]:
+        """A seat for a guest (player None) or for a registered player, under their name unless given (a
+        private match's with its `join_code` only)."""
         if player is None:
-            return self.matches.claim_seat(game_id, seat, name or "")
-        table, claimed, token = self.matches.claim_seat(game_id, seat, name or player.name, player.player_id)
+            return self.matches.claim_seat(game_id, seat, name or "", join_code=join_code)
+        table, claimed, token = self.matches.claim_seat(game_id, seat, name or player.name, player.player_id,
+                                                        join_code=join_code)
         self.store.add_seat(player.player_id, game_id, claimed)
         return table, claimed, token
 

@@ -35,6 +35,10 @@ class Job:
     version: int              # the table's version when the job was owed
     seat: int | None = None   # the seat of a bot's move or a turn timer
     delay_s: float = 0.0      # run it no sooner than this
+    # The job of a match the bots play alone (no human seat, or every one open or taken over): queued
+    # apart and taken only when no human match's job waits, so that any number of them cannot slow the
+    # bots' replies in a match a human plays.
+    background: bool = False
 
 
 class JobQueue(Protocol):

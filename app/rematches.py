@@ -22,7 +22,7 @@ import secrets
 import uuid
 from dataclasses import dataclass
 
-from app.matches import RACE_RETRIES, Matches, NotASeat, UnknownGame, token_hash
+from app.matches import RACE_RETRIES, SEED_BITS, Matches, NotASeat, UnknownGame, token_hash
 from events.store import VersionConflict
 from games import table as tables
 from games.errors import NotFinished, SeatUnavailable
@@ -74,7 +74,8 @@ class Rematches:
         """The rematch with the caller seated, in one append; VersionConflict if it exists already."""
         assert old.rematch is not None
         options, seats = tables.rematch_spec(old)
-        events = tables.create(old.rematch, old.game, options, seats, secrets.randbits(63), rematch_of=old.game_id)
+        events = tables.create(old.rematch, old.game, options, seats, secrets.randbits(SEED_BITS),
+                               rematch_of=old.game_id)
         claim = tables.claim_seat(fold(events), seat, _name(old, seat), token_hash(token), reserved_ok=True,
                                    player_id=old.seats[seat].player_id)
         return RematchSeat(self.matches.commit(old.rematch, None, events + claim), seat, token, created=True)

@@ -55,8 +55,12 @@ class Settings:
     rate_limit_create: str = "30/minute"   # per client address: POST /v1/games
     rate_limit_join: str = "60/minute"     # per client address: POST /v1/games/{id}/players
     rate_limit_actions: str = "20/second"  # per seat: POST /v1/games/{id}/actions
+    max_bot_matches_per_address: int = 2   # unfinished bot-only matches one address may run (operator: any)
     # The workers
     bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
+    # A bot's move at a table a human plays is released this long after its decision started, at the
+    # earliest: its reply time says nothing about its hand (one legal move is decided at once).
+    bot_think_s: float = 0.3
     sweep_interval_s: int = 30         # how often the sweeper repairs lost jobs and closes idle matches
     idle_expiry_s: int = 7 * 24 * 3600  # a match with no event for this long is closed (match_abandoned)
     stale_job_s: float = 30.0          # a job popped or started this long ago lost its worker
@@ -100,7 +104,9 @@ VARIABLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "TALON_RATE_LIMIT_CREATE": ("rate_limit_create", str),
     "TALON_RATE_LIMIT_JOIN": ("rate_limit_join", str),
     "TALON_RATE_LIMIT_ACTIONS": ("rate_limit_actions", str),
+    "TALON_MAX_BOT_MATCHES_PER_ADDRESS": ("max_bot_matches_per_address", int),
     "TALON_BOT_DELAY_S": ("bot_delay_s", float),
+    "TALON_BOT_THINK_S": ("bot_think_s", float),
     "TALON_SWEEP_INTERVAL_S": ("sweep_interval_s", int),
     "TALON_IDLE_EXPIRY_S": ("idle_expiry_s", int),
     "TALON_STALE_JOB_S": ("stale_job_s", float),

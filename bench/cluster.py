@@ -45,7 +45,7 @@ class ScaledStack(Running):
         if self.cluster:
             self.cluster.start()
         self.queues.start()
-        env = {**os.environ, "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": "bench-operator",
+        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": "bench-operator",
                "WEB_CONCURRENCY": "1", "LOG_LEVEL": "INFO", "TALON_RATE_LIMITS": "off"}
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url

@@ -97,7 +97,7 @@ class Stack(Running):
         wait_until(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
         # As `make run` serves it: a JSON log line per request, metrics in Prometheus' multiprocess mode,
         # the rate limits on (the load's clients each come from an address of their own: bench/load.py).
-        env = {**os.environ, "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
+        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
                "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "INFO",
                "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics")}
         (self.dir / "metrics").mkdir()

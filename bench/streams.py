@@ -46,7 +46,7 @@ from tests.support.sse import Crowd, LongPoll, address
 
 CAP = 50                       # the default per-address caps (Settings): streams and long-polls each
 STREAMS_PER_SEAT, SPECTATORS, POLLS = 1, 6, 2
-MATCH = {"game": "sixty-six", "options": {"match_target": 1000},   # long enough never to end in the bench
+MATCH = {"game": "sixty-six", "options": {"match_target": 50},   # long enough never to end in the bench
          "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 

@@ -45,6 +45,10 @@ class SeatUnavailable(StateConflict):
     """The seat asked for is taken, is a bot's, or does not exist; or no human seat is open."""
 
 
+class JoinCodeRefused(GameError):
+    """A private match's seats are claimed only with its join code. HTTP 403."""
+
+
 class NotActive(StateConflict):
     """Actions are only accepted while the match is active (every seat taken, not finished)."""
 

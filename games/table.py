@@ -9,8 +9,9 @@ Table events (the game's own events follow them in the same stream):
 
 | type              | data                                                      | who sees what                 |
 |-------------------|-----------------------------------------------------------|-------------------------------|
-| `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed` and `decks` operators  |
-|                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | only                          |
+| `match_created`   | game_id, game, options, seats [{kind, level}],            | `seed`, `decks` and           |
+|                   | first_dealer, turn_timeout_s, takeover_after, seed, decks | `join_code_hash` operators    |
+|                   | [, private, join_code_hash, rematch_of]                   | only                          |
 | `seat_claimed`    | seat, name, token_hash, player_id (registered players)   | `token_hash` operators only   |
 | `seat_resumed`    | seat, player_id, token_hash (a fresh token for the seat's | `token_hash` operators only   |
 |                   | player; the earlier tokens keep working)                  |                               |
@@ -18,7 +19,8 @@ Table events (the game's own events follow them in the same stream):
 | `seat_taken_over` | seat (a bot plays it until its human acts again)          | public                        |
 | `seat_returned`   | seat (the human acted again with the seat's token)        | public                        |
 | `seat_reset`      | seat (operator: the token is revoked, the seat reopens)   | public                        |
-| `match_abandoned` | idle_s (no event for that long: the match is closed)      | public                        |
+| `match_abandoned` | idle_s (no event for that long: the match is closed),     | public                        |
+|                   | by ("operator" when an operator ended it)                 |                               |
 | `deal_committed`  | deal (1, 2, ...), commitment = sha256 hex of              | public                        |
 |                   | `<salt>:<card>,<card>,...` (the deck top first)           |                               |
 | `deal_revealed`   | deal, deck (top first), salt                              | public                        |
@@ -73,7 +75,7 @@ from dataclasses import dataclass
 from typing import Any, TypedDict
 
 from games.engine import Action, OptionDict, Rules, Snapshot, View
-from games.errors import ActionShapeError, NotActive, NotFinished, OptionError, SeatUnavailable
+from games.errors import ActionShapeError, JoinCodeRefused, NotActive, NotFinished, OptionError, SeatUnavailable
 from games import bots
 from games.events import Event, EventData, SeatData, Side
 from games.options import whole_number
@@ -87,7 +89,9 @@ from games.table_events import (
 )
 
 SEAT_KINDS = ("human", "bot")
-OPERATOR_ONLY = {"match_created": ("seed", "decks"), "seat_claimed": ("token_hash",), "seat_resumed": ("token_hash",)}
+OPERATOR_ONLY = {"match_created": ("seed", "decks", "join_code_hash"), "seat_claimed": ("token_hash",),
+                 "seat_resumed": ("token_hash",)}
+JSON_INT_MAX = 2**63 - 1      # a seed above it is written as its decimal digits
 # The commitment is public from the start; the deck and the salt only come with the reveal.
 PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed", "rematch_offered")
 STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
@@ -137,6 +141,8 @@ class Table:
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
     rematch: str | None = None     # the game id of this finished match's rematch, once offered
     rematch_of: str | None = None  # the finished match this one is the rematch of
+    private: bool = False          # not listed in the lobby; seats are claimed with the join code only
+    join_code_hash: str | None = None  # sha256 of the private match's join code; never rendered
 
     @property
     def rules(self) -> Rules[Any]:
@@ -153,8 +159,10 @@ class Table:
 # Deciding: requests in, events out (or a GameError naming what is wrong)
 
 def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int,
-           decks: list[list[str]] | None = None, rematch_of: str | None = None) -> list[Event]:
-    """The events that create a match, including its first deal when no human seat needs claiming."""
+           decks: list[list[str]] | None = None, rematch_of: str | None = None,
+           join_code_hash: str | None = None) -> list[Event]:
+    """The events that create a match, including its first deal when no human seat needs claiming.
+    With `join_code_hash` the match is private: its seats are claimed with that code only."""
     if game not in game_names():
         raise OptionError("game", f"unknown game {game!r}; choose one of {', '.join(game_names())}")
     rules = rules_for(game)
@@ -178,12 +186,23 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
         "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
         "turn_timeout_s": timeout, "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
-        "seed": seed, "decks": [list(d) for d in decks or []]}
+        "seed": seed if seed <= JSON_INT_MAX else str(seed), "decks": [list(d) for d in decks or []]}
     if rematch_of is not None:
         data["rematch_of"] = rematch_of
+    if join_code_hash is not None:
+        data["private"] = True
+        data["join_code_hash"] = join_code_hash
     created = MATCH_CREATED(None, data)
     table = evolve(None, created)
     return [created] + _start_when_full(table)
+
+
+def check_join_code(table: Table, code_hash: str | None) -> None:
+    """A private match's seats are claimed with its join code (its sha256 here) only."""
+    if table.join_code_hash is None:
+        return
+    if code_hash is None or not hmac.compare_digest(table.join_code_hash, code_hash):
+        raise JoinCodeRefused("this match is private: its seats are claimed with the join code its creator got")
 
 
 def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, *, reserved_ok: bool = False,
@@ -251,7 +270,10 @@ def time_out(table: Table, seat: int) -> list[Event]:
 
 
 def reset_seat(table: Table, seat: int) -> list[Event]:
-    """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile)."""
+    """Operator: revoke the seat's token; the seat reopens for claiming (a bot plays it meanwhile).
+    Nothing follows the end of a match: a finished one is refused."""
+    if table.finished:
+        raise NotActive("the match is finished: its seats can no longer be reset")
     if not 0 <= seat < len(table.seats) or table.seats[seat].kind != "human":
         raise SeatUnavailable(f"seat {seat} is not a human seat of this match")
     return [SEAT_RESET(None, {"seat": seat})]
@@ -278,9 +300,15 @@ def rematch_spec(table: Table) -> tuple[OptionDict, list[dict[str, Any]]]:
     return options, seats
 
 
-def abandon(table: Table, idle_s: int) -> list[Event]:
-    """The match is closed; a deal in progress is revealed, since it will never be played out."""
-    return [MATCH_ABANDONED(None, {"idle_s": idle_s}), *_reveal_pending(table)]
+def abandon(table: Table, idle_s: int, by: str | None = None) -> list[Event]:
+    """The match is closed (by the sweeper after `idle_s` idle seconds, or by an operator: `by`); a deal
+    in progress is revealed, since it will never be played out. A finished match is refused."""
+    if table.finished:
+        raise NotActive("the match is finished already")
+    data: MatchAbandonedData = {"idle_s": idle_s}
+    if by is not None:
+        data["by"] = by
+    return [MATCH_ABANDONED(None, data), *_reveal_pending(table)]
 
 
 def system_step(table: Table) -> list[Event]:
@@ -517,7 +545,8 @@ def _created(data: MatchCreatedData) -> Table:
     seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name"), reserved=bool(s.get("reserved")))
                   for s in data["seats"])
     return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
-                 first_dealer=data["first_dealer"], seed=data["seed"],
+                 first_dealer=data["first_dealer"], seed=int(data["seed"]),
+                 private=bool(data.get("private")), join_code_hash=data.get("join_code_hash"),
                  decks=tuple(tuple(d) for d in data.get("decks") or ()),
                  turn_timeout_s=data.get("turn_timeout_s"),
                  takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
@@ -542,7 +571,7 @@ def seat_view(table: Table, seat: int | None) -> View:
                "takeover_after": table.takeover_after}
     return {
         "game_id": table.game_id, "game": table.game, "options": options,
-        "version": table.version, "status": table.status, "seat": seat,
+        "version": table.version, "status": table.status, "seat": seat, "private": table.private,
         "players": [_player(table, i, standing) for i in range(len(table.seats))],
         "rematch": None if table.rematch is None else {"game_id": table.rematch},
         "rematch_of": table.rematch_of,
@@ -643,14 +672,20 @@ _NEWER_FIELDS = ("rematch", "rematch_of")   # absent from snapshots taken before
 
 
 def dump(table: Table) -> Snapshot:
-    return {**{name: getattr(table, name) for name in _TABLE_FIELDS + _NEWER_FIELDS},
+    # The seed as text: a generated one has 128 bits, more than JSON codecs keep in an integer.
+    return {**{name: getattr(table, name) for name in _TABLE_FIELDS + _NEWER_FIELDS}, "seed": str(table.seed),
+            "private": table.private, "join_code_hash": table.join_code_hash,
             "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
             "state": table.rules.dump_state(table.state)}
 
 
 def load(data: Snapshot) -> Table:
-    return Table(**{name: data[name] for name in _TABLE_FIELDS}, rematch=data.get("rematch"),
-                 rematch_of=data.get("rematch_of"),
+    """A table from `dump`'s data; a snapshot from before private matches or rematches has none of their
+    fields."""
+    fields = {name: data[name] for name in _TABLE_FIELDS}
+    fields["seed"] = int(fields["seed"])
+    return Table(**fields, private=bool(data.get("private", False)), join_code_hash=data.get("join_code_hash"),
+                 rematch=data.get("rematch"), rematch_of=data.get("rematch_of"),
                  seats=tuple(Seat(**{**s, "more_tokens": tuple(s.get("more_tokens", ()))}) for s in data["seats"]),
                  decks=tuple(tuple(d) for d in data["decks"]),
                  state=rules_for(data["game"]).load_state(data["state"]))

@@ -24,8 +24,12 @@ class MatchCreatedData(TypedDict):
     turn_timeout_s: int | None
     takeover_after: int
     seats: list[SeatSpec]
-    seed: int                # operators only, like decks
+    # Operators only, like decks. A decimal string for a seed past 63 bits (the generated ones have 128):
+    # JSON codecs keep integers to 64 bits at most.
+    seed: int | str
     decks: list[list[str]]
+    private: NotRequired[bool]      # present (true) for a private match: not listed, seats need the join code
+    join_code_hash: NotRequired[str]  # operators only: sha256 of the private match's join code
     rematch_of: NotRequired[str]  # the finished match this one is the rematch of
 
 
@@ -53,6 +57,7 @@ class TurnTimedOutData(TypedDict):
 
 class MatchAbandonedData(TypedDict):
     idle_s: int
+    by: NotRequired[str]        # "operator": an operator ended it; absent: the sweeper closed an idle match
 
 
 class DealCommittedData(TypedDict):

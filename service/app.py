@@ -15,10 +15,11 @@ from service.admission import Admission
 from service.caps import Caps
 from service.http import read_body_in_time
 from service.hub import Hub
+from service.botcap import BotMatchCap
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
 
-API_VERSION = "2.1.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
+API_VERSION = "3.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
 API_DESCRIPTION = """\
 Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
@@ -104,6 +105,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     _init_live(app, settings, application)
     observability.init_app(app, application)
     init_limits(app, settings, application.redis)
+    app.extensions["talon_botcap"] = BotMatchCap(
+        application.redis, application.store, f"{settings.key_prefix}:limits", settings.max_bot_matches_per_address,
+        settings.idle_expiry_s) if settings.rate_limits_enabled else None
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
     from service.routes import docs, finished, games, health, hints, ops, players, rules, web

@@ -7,17 +7,22 @@
     talon rebuild                         recompute ratings, histories and leaderboards from the event
                                           logs alone (app/projections.py); readers keep the old ones
                                           until the new ones have caught up
+    talon abandon GAME_ID                 end a waiting or running match now (match_abandoned, by
+                                          "operator"); exit 1: it is finished already; 2: no such game
 """
 from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 import orjson
 import redis
 
 from app import audit, bootstrap
+from app.matches import UnknownGame
 from app.settings import Settings
+from games.errors import NotActive
 from events.store import EventStore, GameExists
 
 
@@ -27,7 +32,7 @@ def _store() -> EventStore:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="talon", description="Talon operations: audit, export, import, rebuild")
+    parser = argparse.ArgumentParser(prog="talon", description="Talon operations: audit, export, import, rebuild, abandon")
     commands = parser.add_subparsers(dest="command", required=True)
     audit_cmd = commands.add_parser("audit", help="verify one game's log (chain, commitments, replay, cards)")
     audit_cmd.add_argument("game_id")
@@ -38,10 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     import_cmd.add_argument("file", help="the .jsonl file, or - for standard input")
     import_cmd.add_argument("--force", action="store_true", help="import even if its chain is broken")
     commands.add_parser("rebuild", help="recompute ratings, histories and leaderboards from the event logs")
+    abandon_cmd = commands.add_parser("abandon", help="end a waiting or running match now")
+    abandon_cmd.add_argument("game_id")
     args = parser.parse_args(argv)
     try:
         return COMMANDS[args.command](args)
-    except audit.NotFound as exc:
+    except (audit.NotFound, UnknownGame) as exc:
         print(f"talon: no game {exc.args[0]!r} in this Redis", file=sys.stderr)
         return 2
     except (audit.BadExport, GameExists, ValueError) as exc:
@@ -115,7 +122,18 @@ def _rebuild(args) -> int:
     return 0
 
 
-COMMANDS = {"audit": _audit, "export": _export, "import": _import, "rebuild": _rebuild}
+def _abandon(args) -> int:
+    matches = bootstrap.build(Settings.from_env()).matches
+    try:
+        table = matches.abandon(args.game_id, int(time.time() * 1000))
+    except NotActive as exc:
+        print(f"talon: game {args.game_id}: {exc.detail}", file=sys.stderr)
+        return 1
+    print(f"abandoned game {table.game_id} at version {table.version}")
+    return 0
+
+
+COMMANDS = {"audit": _audit, "export": _export, "import": _import, "abandon": _abandon, "rebuild": _rebuild}
 
 
 if __name__ == "__main__":

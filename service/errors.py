@@ -7,7 +7,8 @@ import redis
 from werkzeug.exceptions import HTTPException
 
 from events.store import VersionConflict
-from games.errors import ActionShapeError, NotActive, NotFinished, NotYourTurn, OptionError, RuleError, SeatUnavailable, StateConflict
+from games.errors import (ActionShapeError, JoinCodeRefused, NotActive, NotFinished, NotYourTurn, OptionError,
+                          RuleError, SeatUnavailable, StateConflict)
 from service.problems import Problem, from_http_exception, problem_response
 from app.matches import IdempotencyKeyReused, UnknownGame, VersionMismatch
 from app.players import UnknownPlayer
@@ -49,6 +50,10 @@ def _not_finished(exc: NotFinished):
 
 def _seat_unavailable(exc: SeatUnavailable):
     return problem_response(Problem(409, "seat-unavailable", exc.detail))
+
+
+def _join_code(exc: JoinCodeRefused):
+    return problem_response(Problem(403, "join-code-refused", exc.detail))
 
 
 def _rule(exc: RuleError):
@@ -96,7 +101,7 @@ HANDLERS = {
     Problem: _problem, UnknownGame: _unknown_game, UnknownPlayer: _unknown_player, ActionShapeError: _shape,
     NotYourTurn: _not_your_turn, StateConflict: _not_active, NotActive: _not_active, NotFinished: _not_finished,
     SeatUnavailable: _seat_unavailable,
-    RuleError: _rule, OptionError: _option, VersionMismatch: _version_mismatch,
+    RuleError: _rule, JoinCodeRefused: _join_code, OptionError: _option, VersionMismatch: _version_mismatch,
     VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
     redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,
 }

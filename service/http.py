@@ -96,8 +96,10 @@ def json_response(body, status: int = 200, headers: dict | None = None) -> Respo
     return Response(orjson.dumps(body), status=status, headers=headers, content_type="application/json")
 
 
-def view_response(table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None) -> Response:
-    return json_response(tables.seat_view(table, seat), status,
+def view_response(table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None,
+                  extra: dict | None = None) -> Response:
+    """The view of `seat` (None: a spectator's), with `extra` fields (a private match's join code)."""
+    return json_response({**tables.seat_view(table, seat), **(extra or {})}, status,
                          {"ETag": f'"{table.version}"', "Vary": "Authorization", "Cache-Control": "no-store",
                           **(headers or {})})
 

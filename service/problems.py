@@ -46,6 +46,8 @@ TYPES: dict[str, ProblemType] = {
     "forbidden": ProblemType(403, "Forbidden", "The token may not do this: a seat token of another match; a "
                              "spectator or the operator where a seat must act; on the operator's routes and fields "
                              "(`seed`, `decks`), any token but the operator's."),
+    "join-code-refused": ProblemType(403, "Join code refused", "The match is private: its seats are claimed with "
+                                     "the `join_code` its creator got, and none or another one was given."),
     "unknown-game": ProblemType(404, "Unknown game", "There is no match with this id."),
     "unknown-player": ProblemType(404, "Unknown player", "There is no registered player with this id."),
     "not-found": ProblemType(404, "Not found", "There is no such route."),
@@ -79,6 +81,9 @@ TYPES: dict[str, ProblemType] = {
                                   "the game's pack; `errors` names the field and the valid values."),
     "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit: retry after `Retry-After` "
                                      "seconds."),
+    "too-many-matches": ProblemType(429, "Too many matches", "This address runs as many bot-only matches (no "
+                                    "human seat) as it may at once: wait for one to end, or retry after "
+                                    "`Retry-After` seconds."),
     "too-many-connections": ProblemType(429, "Too many connections", "This address holds as many open event "
                                         "streams (or waiting long-polls) as it may: close one, or retry after "
                                         "`Retry-After` seconds."),

@@ -9,6 +9,10 @@ from hypothesis import settings
 
 from tests.support.redis_proc import RedisProcess
 
+# Bots answer at once in tests (their think time, TALON_BOT_THINK_S, has a test of its own): here and in
+# every process a test starts (workers, gunicorn), which inherit this environment.
+os.environ.setdefault("TALON_BOT_THINK_S", "0")
+
 # CI (CI=true) replays the same generated examples on every run, so its verdict is reproducible; a
 # developer's run explores new examples each time (and prints the blob to reproduce a failure).
 settings.register_profile("ci", derandomize=True, print_blob=True)

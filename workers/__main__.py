@@ -6,7 +6,8 @@ re-checks the game version, so a job that fails leaves nothing half-done to isol
 
 It stops on SIGTERM within STOP_S whatever Redis is doing: while rq works, rq's own warm shutdown
 (the job in hand finishes); while Redis is away (rq's loop gives up on a lost connection and this module
-waits for Redis to come back), at once.
+waits for Redis to come back), at once; and when the signal finds rq retrying a lost Redis, whose warm
+shutdown then fails to reach Redis, at once too (`StoppableWorker` records the request).
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ import threading
 import redis
 from rq import Queue, SimpleWorker, get_current_job
 
+from adapters.rq_queue import background_queue_name
 from app import logformat, telemetry
 from app.settings import Settings
 from workers.jobs import enqueue_sweep
@@ -39,7 +41,10 @@ def main() -> None:
         start_http_server(settings.worker_metrics_port, addr=settings.worker_metrics_addr)
     stopping = threading.Event()
     connection = redis.Redis.from_url(settings.redis_url)
-    queue = Queue(settings.queue_name, connection=connection)
+    # The human matches' queue first: rq takes a job from the first queue holding one, so a bot-only
+    # match's job (its own queue) waits while a human match's job does.
+    queues = [Queue(settings.queue_name, connection=connection),
+              Queue(background_queue_name(settings.queue_name), connection=connection)]
     # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
     # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it. The
     # thread has a client of its own: rq lengthens the socket timeout of the worker's connections
@@ -50,7 +55,7 @@ def main() -> None:
                      name="sweep-ticker", daemon=True).start()
     # What is loaded by now lives as long as the process: the garbage collector need not walk it again.
     gc.freeze()
-    work_through_outages(queue, connection, settings, stopping)
+    work_through_outages(queues, connection, settings, stopping)
 
 
 def job_context() -> dict:
@@ -67,19 +72,36 @@ def job_context() -> dict:
     return context
 
 
-def work_through_outages(queue: Queue, connection: redis.Redis, settings: Settings, stopping: threading.Event) -> None:
+def work_through_outages(queues: list[Queue], connection: redis.Redis, settings: Settings, stopping: threading.Event) -> None:
     """Runs the worker; when Redis goes away (rq's own loop gives up on a lost connection), waits for
     it and starts a fresh worker. Returns when asked to stop (SIGTERM, SIGINT) in either state."""
     while not stopping.is_set():
         try:
-            worker = SimpleWorker([queue], connection=connection)
+            worker = StoppableWorker(queues, connection=connection)
+            worker.stopping = stopping
             worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
             worker.work(with_scheduler=True, logging_level=settings.log_level)
             return                              # rq stopped on a signal (its warm shutdown)
         except (redis.ConnectionError, redis.TimeoutError) as lost:
             _on_signals(stopping)               # rq's handlers point at the worker that gave up
+            if stopping.is_set():
+                # The signal came while rq was retrying a lost Redis: rq's warm shutdown then fails to
+                # say goodbye to Redis (its teardown raises); that is no outage to wait out.
+                log.warning("stopped while Redis is unreachable (%s)", lost)
+                return
             log.warning("Redis is unreachable (%s); waiting for it", lost)
             _wait_for_redis(connection, stopping)
+
+
+class StoppableWorker(SimpleWorker):
+    """rq's SimpleWorker that also records a stop request in `stopping`, so that a stop asked for during
+    an outage is not taken for the outage once rq's loop gives up."""
+
+    stopping: threading.Event
+
+    def request_stop(self, signum, frame):
+        self.stopping.set()
+        super().request_stop(signum, frame)
 
 
 def _on_signals(stopping: threading.Event) -> None:

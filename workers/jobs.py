@@ -9,6 +9,7 @@ import time
 from rq import Queue, get_current_job
 from rq.exceptions import DuplicateJobError
 
+from adapters.rq_queue import main_queue_name
 from app import bootstrap
 from app.bootstrap import Application
 from app.settings import Settings
@@ -23,11 +24,13 @@ PROJECT_PAGES = 100
 
 def _application() -> Application:
     """One application per worker process, built again only if the worker's connection (or queue)
-    changes: the jobs' queue is the one they were taken from."""
+    changes: the jobs' queues are those they were taken from (a bot-only match's queue is the main
+    queue's companion: adapters/rq_queue.py)."""
     global _app
     job = get_current_job()
-    if _app is None or _app.redis is not job.connection or _app.settings.queue_name != job.origin:
-        settings = dataclasses.replace(Settings.from_env(), queue_name=job.origin)
+    queue_name = main_queue_name(job.origin)
+    if _app is None or _app.redis is not job.connection or _app.settings.queue_name != queue_name:
+        settings = dataclasses.replace(Settings.from_env(), queue_name=queue_name)
         _app = bootstrap.build(settings, client=job.connection)
     return _app
 

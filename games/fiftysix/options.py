@@ -24,7 +24,7 @@ CHOICES = {
     "all_pass_contract": ("28nt_non_dealer", "redeal"),
 }
 BOOLEANS = ("pass_is_final", "first_bidder_must_bid")
-MAX_TABLES = 1000
+MAX_TABLES = 50   # a bound on a match's length: bot-only matches must not hold the workers for hours
 
 
 @dataclass(frozen=True)

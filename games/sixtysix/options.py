@@ -8,7 +8,7 @@ the frozen `Options` built from its output.
 | profile                           | sixty_six, schnapsen (sets the defaults marked S below)  | sixty_six |
 | variant                           | 2p24, 2p20 (S), 2p32, 3p, 4p                             | by seats |
 | three_player_mode                 | talon_with_dead_cards, pagat_no_talon (3p only)          | talon_with_dead_cards |
-| match_target                      | 1..1000                                                  | 7 |
+| match_target                      | 1..MAX_MATCH_TARGET (50)                                 | 7 |
 | dealer_rule                       | alternate, winner_deals, loser_deals                     | alternate |
 | close_before_draw                 | bool (S: false)                                          | true |
 | meld_after_close                  | bool (S: true)                                           | false |
@@ -40,6 +40,7 @@ from games.options import OptionRecord, boolean, choice, whole_number
 
 RANK_ORDER = "ATKQJ987"  # RULES §2.1: A > T > K > Q > J > 9 > 8 > 7
 CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
+MAX_MATCH_TARGET = 50   # a bound on a match's length: bot-only matches must not hold the workers for hours
 
 
 @dataclass(frozen=True)
@@ -183,7 +184,7 @@ def _checked(name: str, value: object, spec: Variant, n_seats: int) -> object:
     if name in BOOLEANS:
         return boolean(name, value)
     limits = {
-        "match_target": (1, 1000),
+        "match_target": (1, MAX_MATCH_TARGET),
         "schneider_threshold": (0, spec.target),
         "first_dealer": (0, n_seats - 1),
         **{count: (0, stock_size(spec)) for count in COUNTS},

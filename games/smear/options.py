@@ -25,7 +25,8 @@ CHOICES = {
     "both_reach": ("higher_score_then_bidder", "bidder_wins"),
 }
 BOOLEANS = ("discards_count_for_high_low_jack", "win_only_on_successful_bid", "cap_non_bidder_at_15")
-LIMITS = {"widow_size": (0, 3), "match_target": (1, 1000)}
+# match_target's bound bounds a match's length: bot-only matches must not hold the workers for hours.
+LIMITS = {"widow_size": (0, 3), "match_target": (1, 100)}
 
 
 @dataclass(frozen=True)

@@ -3,14 +3,15 @@ from __future__ import annotations
 
 import math
 import re
+from contextlib import nullcontext
 
-from flask import Response, request
+from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
-from service import admission, cooperative, cursors, examples, observability, parking, stream
+from service import admission, botcap, cooperative, cursors, examples, observability, parking, stream
 from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
                           if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
                           settings, matches, player_from_key, players, view_response)
@@ -51,7 +52,8 @@ CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
             "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
                           "description": "The match's event log"}}}})
 @blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG})
-@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests")
+@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests",
+          "too-many-matches")
 def create_game():
     """Create a match
 
@@ -59,13 +61,29 @@ def create_game():
     (reproducible shuffles) and `decks` (exact deck orders for successive deals) need the operator token
     (403 `forbidden` without it). Options the game does not know, or values out of their range, are
     refused with 400 `invalid-request`; options that do not fit together (a variant for another number of
-    players) with 422 `invalid-option`, naming the valid values."""
+    players) with 422 `invalid-option`, naming the valid values.
+
+    `"private": true` makes a private match: it is not listed in the lobby, and the answer's `join_code`
+    (shown once) is what its seats are claimed with.
+
+    A match without a human seat (bot-only) plays itself out on the workers after every human match's
+    jobs; one address may run at most `TALON_MAX_BOT_MATCHES_PER_ADDRESS` unfinished ones at once (429
+    `too-many-matches` beyond; the operator's token is not capped)."""
     body = load_body(CREATE_GAME)
-    if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
+    operator = is_operator_token(bearer_token())
+    if ("seed" in body or "decks" in body) and not operator:
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
-    table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
-                                 body.get("decks"))
-    return view_response(table, None, 201, {"Location": f"/v1/games/{table.game_id}"})
+    cap = current_app.extensions["talon_botcap"]
+    capped = cap is not None and not operator and botcap.bots_only(body["seats"])
+    join_code = matches().new_join_code() if body.get("private") else None
+    with cap.creating(request.remote_addr or "unknown") if capped else nullcontext([]) as created:
+        table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
+                                       body.get("decks"), join_code)
+        created.append(table.game_id)
+    headers = {"Location": f"/v1/games/{table.game_id}"}
+    if join_code is None:
+        return view_response(table, None, 201, headers)
+    return view_response(table, None, 201, headers, extra={"join_code": join_code})
 
 
 @blp.route("", methods=["GET"])
@@ -168,8 +186,8 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
         "description": "Act with the seat's token"}}}})
 @blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed, headers=LOCATION, description="Your seat, its token and its view")
-@problems(blp, "invalid-request", "unauthorized", "unknown-game", "seat-unavailable", "request-timeout", "payload-too-large",
-          "too-many-requests")
+@problems(blp, "invalid-request", "unauthorized", "join-code-refused", "unknown-game", "seat-unavailable",
+          "request-timeout", "payload-too-large", "too-many-requests")
 def claim_seat(body, game_id):
     """Claim an open human seat
 
@@ -177,8 +195,10 @@ def claim_seat(body, game_id):
     human seat is taken, the first deal happens by itself. With a player key
     (`Authorization: Bearer <player key>`) the seat is the player's: the match joins their history and
     rating, and the key resumes the seat from any device; without one, the seat is a guest's. A key no
-    player holds is 401."""
-    table, seat, token = players().claim_seat(game_id, body.get("seat"), body["name"], player_from_key(required=False))
+    player holds is 401. A private match's seats need its `join_code` (403 `join-code-refused` without
+    it or with another)."""
+    table, seat, token = players().claim_seat(game_id, body.get("seat"), body["name"], player_from_key(required=False),
+                                              body.get("join_code"))
     return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
                          {"Location": f"/v1/games/{game_id}"})
 

@@ -1,6 +1,8 @@
-"""Operator routes: the full event log with hidden data, the global feed, seat resets, and the audit of
-one game. Every one needs the operator token: none at all is 401, any other token 403."""
+"""Operator routes: the full event log with hidden data, the global feed, seat resets, ending a match,
+and the audit of one game. Every one needs the operator token: none at all is 401, any other token 403."""
 from __future__ import annotations
+
+import time
 
 from flask_smorest import Blueprint
 from marshmallow import RAISE
@@ -57,13 +59,28 @@ def feed(query):
 @blp.route("/games/<game_id>/seats/<int:seat>/reset", methods=["POST"])
 @blp.doc(operationId="resetSeat", security=OPERATOR)
 @blp.response(200, ref("View"), description="The match after the reset, as a spectator sees it")
-@problems(blp, "unauthorized", "forbidden", "unknown-game", "seat-unavailable")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "seat-unavailable", "match-not-active")
 def reset_seat(game_id, seat):
     """Revoke a seat's token: the seat reopens for claiming, and a basic bot plays it meanwhile
 
-    409 `seat-unavailable` when the seat is not a human seat of the match."""
+    409 `seat-unavailable` when the seat is not a human seat of the match; 409 `match-not-active` when
+    the match is finished (nothing follows its end)."""
     require_operator()
     return view_response(matches().reset_seat(game_id, seat), None)
+
+
+@blp.route("/games/<game_id>/abandon", methods=["POST"])
+@blp.doc(operationId="abandonGame", security=OPERATOR)
+@blp.response(200, ref("View"), description="The match, finished, as a spectator sees it")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "match-not-active")
+def abandon_game(game_id):
+    """End a match now, whatever its state (waiting or active)
+
+    Appends `match_abandoned` (with `by: "operator"`) and reveals the deal in play; the match is
+    finished, without a winner, and its queued jobs do nothing. 409 `match-not-active` when the match is
+    finished already. The same as `talon abandon GAME_ID`."""
+    require_operator()
+    return view_response(matches().abandon(game_id, int(time.time() * 1000)), None)
 
 
 @blp.route("/games/<game_id>/audit", methods=["GET"])

@@ -194,6 +194,21 @@ def oneof2properties(self, field, ret, **kwargs) -> dict:
     return {"anyOf": [ref, {"type": "null"}]} if field.allow_none else ref
 
 
+class SeedField(fields.Field):
+    """A match's seed: an integer, or a seed past 63 bits as its decimal digits (JSON codecs keep
+    integers to 64 bits at most)."""
+
+    @staticmethod
+    def schema() -> dict:
+        # A new dict each time: a shared one would be written as YAML anchors and aliases.
+        return {"oneOf": [{"type": "integer", "minimum": 0}, {"type": "string", "pattern": "^[0-9]{1,40}$"}]}
+
+
+def seed2properties(self, field, ret, **kwargs) -> dict:
+    """apispec attribute function: a SeedField is an integer or a string of digits."""
+    return SeedField.schema() if isinstance(field, SeedField) else {}
+
+
 class Model(Schema):
     """Base of the API's object schemas. Each is a component of the spec under its class name, described by
     its docstring (apispec leaves `additionalProperties: false` out when a schema's Meta has a description,
@@ -271,6 +286,7 @@ class Plugin(MarshmallowPlugin):
     def init_spec(self, spec: APISpec) -> None:
         super().init_spec(spec)
         self.converter.add_attribute_function(oneof2properties)
+        self.converter.add_attribute_function(seed2properties)
 
 
 def register(spec: APISpec) -> None:

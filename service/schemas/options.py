@@ -66,7 +66,8 @@ SIXTY_SIX = [
     Option("three_player_mode", "text", "3p only: `talon_with_dead_cards` (two cards set aside, a stock) or "
                                         "`pagat_no_talon` (24 cards, no stock, strict play from the first trick).",
            "talon_with_dead_cards", choices=sixtysix.CHOICES["three_player_mode"]),
-    Option("match_target", "int", "Game points that win the match.", 7, low=1, high=1000),
+    Option("match_target", "int", "Game points that win the match.", 7, low=1,
+           high=sixtysix.MAX_MATCH_TARGET),
     Option("dealer_rule", "text", "Who deals next: `alternate`, the side that scored (`winner_deals`) or the side "
                                   "that did not (`loser_deals`).", "alternate", choices=sixtysix.CHOICES["dealer_rule"]),
     Option("close_before_draw", "bool", "The winner of a trick may close the stock before drawing (otherwise only the "

@@ -28,6 +28,9 @@ def _create(game: str, prefix: str) -> type[Model]:
         "seats": fields.List(fields.Nested(SeatSpec), required=True, validate=validate.Length(min=2, max=8),
                              metadata={"description": "One entry per player, in seat (play) order: their number is "
                                                       "the number of players"}),
+        "private": fields.Boolean(metadata={
+            "description": "A private match: not listed in the lobby, and its seats are claimed only with the "
+                           "`join_code` the answer to this request carries (once). Default false"}),
         "seed": WholeNumber(validate=validate.Range(min=0, max=2**63 - 1), metadata={
             "description": "Operator only: the seed of the shuffles, for a reproducible match"}),
         "decks": fields.List(fields.List(card(), validate=validate.Length(max=64)), validate=validate.Length(max=100),
@@ -51,6 +54,8 @@ class ClaimSeat(Model):
     name = fields.String(required=True, validate=validate.Length(min=1, max=40),
                          metadata={"description": "Your name at the table"})
     seat = WholeNumber(validate=validate.Range(min=0, max=7), metadata={"description": "Omit to take the first open seat"})
+    join_code = fields.String(validate=validate.Length(min=1, max=100), metadata={
+        "description": "A private match's join code, as its creator got it; other matches ignore it"})
 
 
 # -- query strings (parameters, not components) -------------------------------------------------------

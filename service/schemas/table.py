@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import fields
 
 from games.registry import BOT_LEVELS
-from service.schemas.base import (Model, boolean, card, cards, constant, integer, integers, many, nested, seat,
+from service.schemas.base import (Model, SeedField, boolean, card, cards, constant, integer, integers, many, nested, seat,
                                   seats, text)
 
 STATUSES = ("waiting", "active", "finished")
@@ -56,6 +56,10 @@ class ViewBase(Model):
     status = text("`waiting` until the first deal (a human seat is open), `active`, `finished` after the match "
                   "ended or was abandoned", enum=STATUSES)
     seat = seat("The seat this view is for; null for a spectator (or the operator)", nullable=True)
+    private = boolean("A private match: not listed in the lobby; its seats are claimed with its join code only")
+    join_code = text("Only in the answer to the creation of a private match, and only there: the code its seats "
+                     "are claimed with (`join_code` of the claim). Shown once: pass it on to the players",
+                     required=False)
     players = many(Player, "Every seat, in seat order")
     to_act = seats("The seats the game waits for now (empty while it deals or scores, and once it is over)")
     standing = many(Side, "The match's standing, one entry per side")
@@ -87,14 +91,17 @@ def match_created_data(options_schema, game: str) -> type[Model]:
         "first_dealer": seat("The seat that deals first"),
         "turn_timeout_s": integer("Seconds a human has to act; null: no timer", nullable=True),
         "takeover_after": integer("Timeouts in a row after which a bot keeps the seat"),
-        "seed": integer("Operators only: the match's secret seed (the shuffles and the deal salts)", required=False,
-                        minimum=0),
+        "seed": SeedField(required=False, metadata={
+            "description": "Operators only: the match's secret seed (the shuffles and the deal salts): an integer, "
+                           "or for a seed past 63 bits (a generated seed has 128) its decimal digits as a string"}),
+        "private": boolean("Present (true) for a private match", required=False),
+        "join_code_hash": text("Operators only: sha256 of a private match's join code", required=False),
         "decks": fields.List(fields.List(card()), required=False, metadata={
             "description": "Operators only: the deck orders given at creation, one per deal"}),
         "rematch_of": text("A rematch only: the finished match it follows", required=False),
     }, name=f"{name}MatchCreatedData")
-    schema.__doc__ = ("The match was created (always event 1). `seed` and `decks` are shown to operators only; "
-                      "others get the event without them.")
+    schema.__doc__ = ("The match was created (always event 1). `seed`, `decks` and `join_code_hash` are shown to "
+                      "operators only; others get the event without them.")
     return schema
 
 
@@ -129,8 +136,11 @@ class SeatOnlyData(Model):
 
 
 class MatchAbandonedData(Model):
-    """The match was closed after no event for `idle_s` seconds; it is finished, without a winner."""
+    """The match was closed: by the sweeper after no event for `idle_s` seconds, or by an operator
+    (`by`); it is finished, without a winner."""
     idle_s = integer("Seconds without an event", minimum=0)
+    by = text("`operator` when an operator ended the match; absent when the sweeper closed it", required=False,
+              enum=("operator",))
 
 
 class DealCommittedData(Model):
@@ -161,7 +171,7 @@ TABLE_EVENTS = {
     "seat_returned": (SeatOnlyData, "The human took the seat back by acting"),
     "seat_reset": (SeatOnlyData, "The operator revoked the seat's token; the seat is open again"),
     "seat_resumed": (SeatResumedData, "The seat's player took a fresh token for it"),
-    "match_abandoned": (MatchAbandonedData, "The match was closed after a long idle time"),
+    "match_abandoned": (MatchAbandonedData, "The match was closed (long idle, or by an operator)"),
     "deal_committed": (DealCommittedData, "The next deck's commitment, before the deal"),
     "deal_revealed": (DealRevealedData, "A finished deal's deck and salt"),
     "rematch_offered": (RematchOfferedData, "A seat asked for the finished match's rematch"),

@@ -17,6 +17,8 @@ from tests.support.talon import auth, make_app, run_jobs
 from adapters.rq_queue import job_id
 from app.ports import Job as OwedJob
 
+BOTS_QUEUE = "talon-bots"  # a bot-only match's jobs (adapters/rq_queue.py): taken after the human matches'
+
 def sweep(talon: Matches) -> int:
     return talon.sweep(now_ms=int(time.time() * 1000), idle_expiry_s=3600)
 
@@ -101,7 +103,7 @@ def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url,
     appends = {e.at for e in EventStore(r).read(table.game_id, after=table.version)}
     assert now.status == "active" and 1 < len(appends) <= matches.JOB_STEPS
     (kind, seat), = tables.owed_work(now)  # the rest is left to the next job, queued behind other games'
-    queued = Queue("talon", connection=r).job_ids
+    queued = Queue(BOTS_QUEUE, connection=r).job_ids
     assert queued == [job_id(OwedJob(kind, now.game_id, now.version, seat))]
 
 
@@ -110,13 +112,13 @@ def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypat
     monkeypatch.setattr(matches, "JOB_BUDGET_S", 0.0)
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
-    Queue("talon", connection=r).empty()
+    Queue(BOTS_QUEUE, connection=r).empty()
     (_, seat), = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     now = talon.table(table.game_id)
     assert now.version == table.version + len(tables.bot_move(table, seat))  # one move, then the queue
     (kind, next_seat), = tables.owed_work(now)
-    assert Queue("talon", connection=r).job_ids == [job_id(OwedJob(kind, now.game_id, now.version, next_seat))]
+    assert Queue(BOTS_QUEUE, connection=r).job_ids == [job_id(OwedJob(kind, now.game_id, now.version, next_seat))]
 
 
 def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
@@ -131,7 +133,7 @@ def test_enqueueing_the_same_owed_job_twice_is_refused(r):
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     assert talon.jobs.enqueue(talon._owed_jobs(table)) == 0  # creation already enqueued it under the same id
-    assert Queue("talon", connection=r).count == 1
+    assert Queue(BOTS_QUEUE, connection=r).count == 1
 
 
 def test_game_jobs_are_ordinary_rq_jobs_that_operators_see(r, redis_url):
@@ -143,12 +145,12 @@ def test_game_jobs_are_ordinary_rq_jobs_that_operators_see(r, redis_url):
     jid = job_id(owed)
     queued = Job.fetch(jid, connection=r)
     assert (queued.func_name, queued.args[:2], queued.origin) == \
-        (f"workers.jobs.{ {'advance': 'advance', 'bot': 'bot_turn'}[owed.kind]}", (table.game_id, table.version), "talon")
+        (f"workers.jobs.{ {'advance': 'advance', 'bot': 'bot_turn'}[owed.kind]}", (table.game_id, table.version), BOTS_QUEUE)
     assert queued.get_status() == "queued"
     run_jobs(redis_url, max_jobs=1)
     done = Job.fetch(jid, connection=r)
     assert done.get_status() == "finished" and done.return_value() is True
-    assert jid in FinishedJobRegistry("talon", connection=r).get_job_ids()
+    assert jid in FinishedJobRegistry(BOTS_QUEUE, connection=r).get_job_ids()
 
 
 def test_a_stale_job_does_nothing(r, redis_url):
@@ -165,7 +167,7 @@ def test_a_stale_job_does_nothing(r, redis_url):
 def test_the_sweeper_repairs_a_lost_enqueue(r, redis_url):
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
-    Queue("talon", connection=r).empty()  # a crash between the append and the enqueue
+    Queue(BOTS_QUEUE, connection=r).empty()  # a crash between the append and the enqueue
     assert sweep(talon) == 1
     assert sweep(talon) == 0  # the repaired job is queued: nothing more to do
     run_jobs(redis_url)
@@ -176,7 +178,7 @@ def test_the_sweeper_replaces_a_failed_job(r, redis_url):
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}])
     job = Job.fetch(job_id(OwedJob("bot", table.game_id, table.version, tables.owed_work(table)[0][1])), connection=r)
-    Queue("talon", connection=r).remove(job)
+    Queue(BOTS_QUEUE, connection=r).remove(job)
     job.set_status("failed")
     assert sweep(talon) == 1
     run_jobs(redis_url)

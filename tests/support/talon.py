@@ -12,6 +12,7 @@ from rq import Queue
 
 from rq import SimpleWorker
 
+from adapters.rq_queue import background_queue_name
 from app import bootstrap
 from app.matches import Matches
 from app.settings import Settings
@@ -40,7 +41,8 @@ class ServerLikeClient(FlaskClient):
 
 def matches_on(client: redis.Redis, **settings) -> Matches:
     """The use cases as app/bootstrap.py builds them, on this Redis client (`settings` override the
-    defaults, e.g. bot_delay_s)."""
+    defaults, e.g. bot_delay_s; bots think for no time unless asked to)."""
+    settings.setdefault("bot_think_s", 0.0)
     url = "redis://{host}:{port}/{db}".format(**client.connection_pool.connection_kwargs)
     return bootstrap.build(Settings(redis_url=url, **settings), client=client).matches
 
@@ -48,6 +50,7 @@ def matches_on(client: redis.Redis, **settings) -> Matches:
 def make_app(redis_url: str, **overrides):
     """The app on this Redis. Rate limits are off unless a test turns them on (test_rate_limits)."""
     overrides.setdefault("rate_limits_enabled", False)
+    overrides.setdefault("bot_think_s", 0.0)
     app = create_app(Settings(redis_url=redis_url, operator_token=OPERATOR, **overrides))
     app.test_client_class = ServerLikeClient
     return app
@@ -63,10 +66,12 @@ def make_contract_app(redis_url: str):
 
 def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
              with_scheduler: bool = False) -> None:
-    """Run queued jobs in-process with the worker class `python -m workers` runs until the queue is
-    empty (with the scheduler: also the scheduled jobs that are due)."""
+    """Run queued jobs in-process with the worker class `python -m workers` runs, on its two queues in
+    its order (the bot-only matches' last), until they are empty (with the scheduler: also the scheduled
+    jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
-    burst(SimpleWorker([Queue(queue_name, connection=connection)], connection=connection),
+    queues = [Queue(name, connection=connection) for name in (queue_name, background_queue_name(queue_name))]
+    burst(SimpleWorker(queues, connection=connection),
           max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
 
 

@@ -83,7 +83,7 @@ def test_a_match_of_bots_is_dealt_and_owes_its_first_bot_move(world):
     assert (table.status, table.version) == ("active", 3)
     assert event_types(world, table.game_id) == ["match_created", "deal_committed", "dealt"]
     (first,) = tables.seat_view(table, None)["to_act"]
-    assert world.jobs.waiting() == [Job("bot", table.game_id, 3, first)]
+    assert world.jobs.waiting() == [Job("bot", table.game_id, 3, first, background=True)]
     assert world.store.lobby("active", 0, 10) == ([table.game_id], 1)
 
 
@@ -385,7 +385,7 @@ def test_a_turn_timer_has_the_bot_move_for_the_human_then_take_the_seat_over():
     # The bot plays the seat now, without a timer, until the human comes back.
     next_job_for_seat_0("bot")
     table = world.matches.table(table.game_id)
-    assert world.jobs.waiting() == [Job("bot", table.game_id, table.version, 0, 1.0)]
+    assert world.jobs.waiting() == [Job("bot", table.game_id, table.version, 0, 1.0, background=True)]
     outcome = world.matches.act(table.game_id, legal(table), seat_of(token))
     assert event_types(world, table.game_id, table.version)[0] == "seat_returned"
     assert not outcome.table.seats[0].taken_over
@@ -395,7 +395,7 @@ def test_a_reset_seat_reopens_the_bot_plays_it_and_its_token_is_void(world):
     table, token = human_vs_bot(world, turn_timeout_s=30)
     reset = world.matches.reset_seat(table.game_id, 0)
     assert reset.seats[0].open and seat_of(token)(reset) is None
-    assert Job("bot", table.game_id, reset.version, 0, 0.0) in world.jobs.waiting()
+    assert Job("bot", table.game_id, reset.version, 0, 0.0, background=True) in world.jobs.waiting()
     with pytest.raises(NotASeat):
         world.matches.act(table.game_id, legal(reset), seat_of(token))
     assert world.matches.lobby_page("active", None, None, 5)[0][0]["open_seats"] == 1
