@@ -13,7 +13,7 @@ from events.store import EventStore
 from service import errors, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
-from service.http import read_body_in_time
+from service.http import check_json_body, read_body_in_time
 from service.hub import Hub
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
@@ -111,6 +111,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.wsgi_app = ParkingMiddleware(Admission(app.wsgi_app, settings.admission_slots),
                                      app.extensions["talon_parking"])
     app.before_request(read_body_in_time)
+    app.before_request(check_json_body)  # after the body is read, in time
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():

@@ -78,7 +78,8 @@ TYPES: dict[str, ProblemType] = {
                                         "streams (or waiting long-polls) as it may: close one, or retry after "
                                         "`Retry-After` seconds."),
     "internal-error": ProblemType(500, "Internal error", "An unexpected error; nothing was changed."),
-    "unavailable": ProblemType(503, "Unavailable", "Storage is unreachable: retry after `Retry-After` seconds."),
+    "unavailable": ProblemType(503, "Unavailable", "Storage is unreachable, or refuses writes for now (out of "
+                               "memory, or failing over): nothing was changed; retry after `Retry-After` seconds."),
 }
 
 # Werkzeug's own errors (no route, wrong method, body too large, JSON that does not parse).
