@@ -18,7 +18,7 @@ from service.hub import Hub
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
 
-API_VERSION = "2.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
+API_VERSION = "3.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
 API_DESCRIPTION = """\
 Talon serves three trick-taking card games (Sixty-Six, Fifty-Six, Four-Point Northeastern Wisconsin
