@@ -140,7 +140,9 @@ class ActionHeaders(Schema):
                        "`version-mismatch`"})
     idempotency_key = fields.String(data_key="Idempotency-Key", validate=validate.Regexp(r"^[A-Za-z0-9_.:-]{1,128}$"),
                                     metadata={"description": "Retrying with the same key and body returns the "
-                                                             "original result (200) instead of acting twice"})
+                                                             "original result (200) instead of acting twice. Keys "
+                                                             "are the seat's own: another seat's same key is a new "
+                                                             "request"})
 
 
 class StreamHeaders(Schema):
