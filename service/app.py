@@ -75,6 +75,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     """The API on `settings` (by default the environment's): the application built by app/bootstrap.py
     with Redis pools bounded for the gevent worker's thousands of greenlets."""
     settings = settings or Settings.from_env()
+    settings.check()  # e.g. a short operator token outside development: the service does not start
     application = bootstrap.build(settings, pool_size=settings.redis_pool_size)
     app = Flask(__name__)
     app.config.update(

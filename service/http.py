@@ -119,18 +119,32 @@ def is_operator_token(token: str | None) -> bool:
     return bool(token and expected and hmac.compare_digest(token.encode(), expected.encode()))
 
 
+def operator_authenticated(token: str) -> bool:
+    """Whether `token` is the operator's, under the address's budget of failed authentications
+    (service/limits.py AuthFailures): 429 for any token while it is spent, and a wrong token spends it."""
+    failures = current_app.extensions["talon_auth_failures"]
+    if failures is None:
+        return is_operator_token(token)
+    failures.check()
+    if is_operator_token(token):
+        return True
+    failures.failed()
+    return False
+
+
 def caller(table: tables.Table, token: str | None, required: bool = False) -> Caller:
-    """Who is asking: a seat of this table, the operator, or a spectator (no token)."""
+    """Who is asking: a seat of this table, the operator, or a spectator (no token). A token that is no
+    seat's here counts as a failed authentication unless it is the operator's."""
     if token is None:
         if required:
             raise unauthorized("this request needs a seat token")
         return Caller()
-    if is_operator_token(token):
-        return Caller(operator=True)
     seat = tables.seat_of_token(table, token_hash(token))
     if seat is not None:
         observability.bind(seat=seat)  # the seat goes into this request's log lines
         return Caller(seat=seat)
+    if operator_authenticated(token):
+        return Caller(operator=True)
     if _belongs_to_other_game(token, table.game_id):
         raise Problem(403, "forbidden", "this token belongs to another game")
     raise unauthorized("unknown token")
@@ -150,7 +164,7 @@ def require_operator() -> None:
     token = bearer_token()
     if token is None:
         raise unauthorized("this route needs the operator token")
-    if not is_operator_token(token):
+    if not operator_authenticated(token):
         raise Problem(403, "forbidden", "this route is for operators")
 
 

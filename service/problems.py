@@ -72,7 +72,9 @@ TYPES: dict[str, ProblemType] = {
                                   "not fit together: a variant for another number of players, a stock minimum "
                                   "above the variant's stock, a first dealer beyond the seats, decks that are not "
                                   "the game's pack; `errors` names the field and the valid values."),
-    "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit: retry after `Retry-After` "
+    "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit (on routes that take a token: "
+                                     "too many tokens from this address authenticated as nothing, after which "
+                                     "operator authentication is refused for a while): retry after `Retry-After` "
                                      "seconds."),
     "too-many-connections": ProblemType(429, "Too many connections", "This address holds as many open event "
                                         "streams (or waiting long-polls) as it may: close one, or retry after "

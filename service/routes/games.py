@@ -12,7 +12,7 @@ from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, cooperative, cursors, examples, observability, parking, stream
 from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
-                          if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
+                          if_match_versions, operator_authenticated, json_body, json_response, load_body, parameters, problems,
                           settings, matches, view_response)
 from service.hub import HubStopped
 from app.matches import NotASeat, token_hash
@@ -61,7 +61,8 @@ def create_game():
     refused with 400 `invalid-request`; options that do not fit together (a variant for another number of
     players) with 422 `invalid-option`, naming the valid values."""
     body = load_body(CREATE_GAME)
-    if ("seed" in body or "decks" in body) and not is_operator_token(bearer_token()):
+    token = bearer_token()
+    if ("seed" in body or "decks" in body) and (token is None or not operator_authenticated(token)):
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
     table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
                                  body.get("decks"))
@@ -94,7 +95,8 @@ GAME_QUERY = GameQuery()
 @blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
               description="The view: the seat's with its token, a spectator's without")
 @blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG)
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-connections")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests",
+          "too-many-connections")
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
 
@@ -252,7 +254,7 @@ def _answer(outcome, seat: int):
 @blp.doc(operationId="getEvents", security=[{}, {"seat": []}, {"operator": []}])
 @blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, ref("EventsPage"), description="A page of events, as the caller may see them")
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def get_events(query, game_id):
     """The event log, oldest first, as the caller may see it
 
@@ -276,7 +278,7 @@ def event_page(table, shown: list[dict], after: int, has_more: bool) -> dict:
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
 @blp.doc(operationId="createStreamTicket", security=SEAT)
 @blp.response(201, StreamTicket, description="A ticket for one stream of this game")
-@problems(blp, "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def stream_ticket(game_id):
     """A short-lived ticket for the event stream
 
@@ -298,7 +300,7 @@ def stream_ticket(game_id):
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
                           "one message)")
 @problems(blp, "invalid-request", "unauthorized", "ticket-expired", "ticket-used", "ticket-revoked", "forbidden",
-          "unknown-game", "too-many-connections")
+          "unknown-game", "too-many-requests", "too-many-connections")
 def get_stream(query, game_id):
     """The match's events live, as Server-Sent Events
 

@@ -7,7 +7,9 @@ import pytest
 from app.matches import Matches
 from events.store import EventStore
 from games.errors import OptionError
-from tests.support.talon import auth, make_app, matches_on, run_jobs, start_match
+from app.settings import Settings
+from service.app import create_app
+from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs, start_match
 
 TWO_HUMANS = {"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}]}
 HUMAN_AND_BOT = {"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
@@ -98,3 +100,44 @@ def test_finding_11_names_are_stored_nfc_normalized(client):
     claimed = client.post(f"/v1/games/{game_id}/players", json={"name": decomposed})
     assert claimed.status_code == 201, claimed.get_data(as_text=True)
     assert claimed.get_json()["view"]["players"][0]["name"] == "Zoë " + "é" * 17
+
+
+# -- finding 8: the operator token cannot be guessed without limit, nor be short ---------------------------
+
+def test_finding_8_failed_operator_authentication_is_limited_per_address(r, redis_url):
+    """1,000 wrong tokens went through in 0.5 s, then the right one worked."""
+    client = make_app(redis_url, rate_limits_enabled=True).test_client()
+    game_id, tokens = start_match(client, HUMAN_AND_BOT)
+    for guess in range(10):
+        assert client.get("/v1/ops/feed", headers=auth(f"guess-{guess}")).status_code == 403
+    for token in ("guess-10", OPERATOR):  # the right token too, while the address is limited
+        limited = client.get("/v1/ops/feed", headers=auth(token))
+        assert limited.status_code == 429, limited.get_data(as_text=True)
+        assert 1 <= int(limited.headers["Retry-After"]) <= 60
+    # Other routes that take the operator token are limited alike (a right guess is not told apart) ...
+    assert client.get(f"/v1/games/{game_id}/events", headers=auth(OPERATOR)).status_code == 429
+    assert client.get(f"/v1/games/{game_id}/events", headers=auth("guess-11")).status_code == 429
+    seeded = client.post("/v1/games", json={**HUMAN_AND_BOT, "seed": 1}, headers=auth(OPERATOR))
+    assert seeded.status_code == 429
+    # ... a seat's own token is no guess and still works there, and another address is not limited.
+    assert client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).status_code == 200
+    elsewhere = client.get("/v1/ops/feed", headers=auth(OPERATOR), environ_base={"REMOTE_ADDR": "10.0.0.2"})
+    assert elsewhere.status_code == 200
+
+
+def test_finding_8_unknown_tokens_on_match_routes_count_as_failures(r, redis_url):
+    client = make_app(redis_url, rate_limits_enabled=True, rate_limit_auth_failures="3/minute").test_client()
+    game_id, _ = start_match(client, HUMAN_AND_BOT)
+    statuses = [client.get(f"/v1/games/{game_id}", headers=auth(f"guess-{n}")).status_code for n in range(4)]
+    assert statuses == [401, 401, 401, 429]
+    assert client.get("/v1/ops/feed", headers=auth(OPERATOR)).status_code == 429
+
+
+def test_finding_8_the_service_refuses_a_short_operator_token_outside_development(redis_url):
+    with pytest.raises(ValueError, match="OPERATOR_TOKEN must have at least 32 characters"):
+        create_app(Settings(redis_url=redis_url, operator_token="x" * 31))
+    with pytest.raises(ValueError):
+        create_app(Settings.from_env({"REDIS_URL": redis_url, "OPERATOR_TOKEN": "hunter2"}))
+    create_app(Settings(redis_url=redis_url, operator_token="x" * 32))
+    create_app(Settings(redis_url=redis_url))  # no token: no operator access at all
+    create_app(Settings.from_env({"REDIS_URL": redis_url, "OPERATOR_TOKEN": "hunter2", "TALON_ENV": "development"}))
