@@ -100,8 +100,8 @@ def create_app(settings: Settings | None = None) -> Flask:
     init_limits(app, settings, application.redis)
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
-    from service.routes import docs, games, health, hints, ops, rules, web
-    for module in (games, ops, health, observability):
+    from service.routes import docs, games, health, hints, metrics, ops, rules, web
+    for module in (games, ops, health, metrics):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     app.register_blueprint(docs.blp)

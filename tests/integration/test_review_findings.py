@@ -141,3 +141,17 @@ def test_finding_8_the_service_refuses_a_short_operator_token_outside_developmen
     create_app(Settings(redis_url=redis_url, operator_token="x" * 32))
     create_app(Settings(redis_url=redis_url))  # no token: no operator access at all
     create_app(Settings.from_env({"REDIS_URL": redis_url, "OPERATOR_TOKEN": "hunter2", "TALON_ENV": "development"}))
+
+
+# -- finding 7 (second half): /metrics is for operators --------------------------------------------------
+
+def test_finding_7_metrics_are_served_to_operators_only(client):
+    """/metrics published talon_bot_decision_seconds and everything else to anyone."""
+    game_id, tokens = start_match(client, HUMAN_AND_BOT)
+    anyone = client.get("/metrics")
+    assert anyone.status_code == 401 and "talon_" not in anyone.get_data(as_text=True)
+    assert anyone.headers["WWW-Authenticate"].startswith("Bearer")
+    seat = client.get("/metrics", headers=auth(tokens[0]))
+    assert seat.status_code == 403 and "talon_" not in seat.get_data(as_text=True)
+    operator = client.get("/metrics", headers=auth(OPERATOR))
+    assert operator.status_code == 200 and "talon_http_requests_total" in operator.get_data(as_text=True)
