@@ -10,7 +10,7 @@ from app.bootstrap import Application
 from app.settings import Settings
 from events.connection import connect
 from events.store import EventStore
-from service import errors, observability, schemas, shutdown, stream
+from service import errors, headers, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
 from service.http import check_json_body, read_body_in_time
@@ -97,6 +97,7 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     _init_live(app, settings, application)
     observability.init_app(app, application)
+    headers.init_app(app)
     init_limits(app, settings, application.redis)
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes

@@ -155,3 +155,31 @@ def test_finding_7_metrics_are_served_to_operators_only(client):
     assert seat.status_code == 403 and "talon_" not in seat.get_data(as_text=True)
     operator = client.get("/metrics", headers=auth(OPERATOR))
     assert operator.status_code == 200 and "talon_http_requests_total" in operator.get_data(as_text=True)
+
+
+# -- finding 9: security headers on every response --------------------------------------------------------
+
+def test_finding_9_every_response_carries_the_security_headers(client):
+    """The web page sent no CSP, frame-ancestors/X-Frame-Options, nosniff nor Referrer-Policy: it could be
+    framed, and a future script injection would read the seat tokens in localStorage."""
+    game_id, tokens = start_match(client, HUMAN_AND_BOT)
+    responses = {path: client.get(path) for path in (
+        "/", "/web/js/main.js", "/web/app.css", "/favicon.svg", "/rules/", "/rules/smear", "/rules/style.css",
+        "/docs", "/docs/assets/start.js", "/openapi.yaml", "/livez", f"/v1/games/{game_id}", "/v1/games",
+        "/v1/games/nope", "/no-such-page", "/metrics")}
+    responses["POST actions"] = client.post(f"/v1/games/{game_id}/actions", json={"type": "x"}, headers=auth(tokens[0]))
+    for what, response in responses.items():
+        headers = response.headers
+        policy = headers.get("Content-Security-Policy", "")
+        assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy, what
+        assert "unsafe-inline" not in policy and "unsafe-eval" not in policy, what
+        assert headers.get("X-Frame-Options") == "DENY", what
+        assert headers.get("X-Content-Type-Options") == "nosniff", what
+        assert headers.get("Referrer-Policy") == "no-referrer", what
+        assert len(headers.getlist("Content-Security-Policy")) == 1, what
+    # Nothing inline is left for the policy to block: the pages load scripts and styles from files.
+    for path in ("/", "/docs", "/rules/", "/rules/sixty-six"):
+        page = responses.get(path) or client.get(path)
+        html = page.get_data(as_text=True)
+        assert "<style" not in html and " style=" not in html, path
+        assert all("src=" in tag for tag in html.split("<script")[1:]), path
