@@ -17,6 +17,7 @@ from service.http import check_json_body, read_body_in_time
 from service.hub import Hub
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
+from service.too_large import CloseAfterTooLarge
 
 API_VERSION = "3.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
@@ -110,7 +111,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
-    app.wsgi_app = ParkingMiddleware(Admission(app.wsgi_app, settings.admission_slots),
+    app.wsgi_app = ParkingMiddleware(Admission(CloseAfterTooLarge(app.wsgi_app), settings.admission_slots),
                                      app.extensions["talon_parking"])
     app.before_request(read_body_in_time)
     app.before_request(check_json_body)  # after the body is read, in time
