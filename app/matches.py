@@ -212,6 +212,8 @@ class Matches:
         for attempt in range(RACE_RETRIES + 2):
             seat = seat_of(table)
             fingerprint = _fingerprint(seat, action) if idempotency_key and seat is not None else None
+            # Each seat has keys of its own: another seat sending the same key sends a new request.
+            key = f"seat:{seat}:{idempotency_key}" if fingerprint else None
             try:
                 if seat is None:
                     raise NotASeat(table)
@@ -224,13 +226,12 @@ class Matches:
                     continue
                 # A retry of an accepted action may be stale or illegal by now: its record answers it.
                 # Otherwise the append script looks the key up itself, so the common case saves a trip.
-                if fingerprint and (done := self._replay(game_id, idempotency_key, fingerprint)):
+                if key and (done := self._replay(game_id, key, fingerprint)):
                     return done
                 raise
             throttle = Throttle(f"seat:{seat}", *rate) if rate is not None else None
             try:
-                return self._commit_action(game_id, table, events, idempotency_key, fingerprint, throttle,
-                                           enqueue_later)
+                return self._commit_action(game_id, table, events, key, fingerprint, throttle, enqueue_later)
             except VersionConflict as conflict:
                 if held:
                     table, held = self.table(game_id), False

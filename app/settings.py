@@ -21,6 +21,9 @@ def _optional(text: str) -> str | None:
     return text or None
 
 
+MIN_OPERATOR_TOKEN = 32  # characters: a token that cannot be guessed, even without the failure limit
+
+
 @dataclass(frozen=True)
 class Settings:
     # Redis
@@ -33,6 +36,7 @@ class Settings:
     redis_pool_size: int = 64          # Redis connections one API process opens at most (requests wait for one)
     # The operator
     operator_token: str | None = None
+    environment: str = "production"    # "development" (scripts/run): a short operator token is allowed
     # Serving (the API)
     port: int = 8000
     web_concurrency: int = 2           # gunicorn worker processes
@@ -56,6 +60,7 @@ class Settings:
     rate_limit_join: str = "60/minute"     # per client address: POST /v1/games/{id}/players
     rate_limit_actions: str = "20/second"  # per seat: POST /v1/games/{id}/actions
     max_bot_matches_per_address: int = 2   # unfinished bot-only matches one address may run (operator: any)
+    rate_limit_auth_failures: str = "10/minute"  # per client address: tokens that authenticate as nothing
     # The workers
     bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
     # A bot's move at a table a human plays is released this long after its decision started, at the
@@ -70,6 +75,13 @@ class Settings:
     log_level: str = "INFO"
     log_format: str = "json"           # or "text"
     metrics_dir: str | None = None     # Prometheus' multiprocess directory (PROMETHEUS_MULTIPROC_DIR)
+
+    def check(self) -> None:
+        """Refuses settings the service must not start with (ValueError saying which and why)."""
+        if self.operator_token is not None and len(self.operator_token) < MIN_OPERATOR_TOKEN \
+                and self.environment != "development":
+            raise ValueError(f"OPERATOR_TOKEN must have at least {MIN_OPERATOR_TOKEN} characters (e.g. "
+                             "`openssl rand -hex 24`); a shorter one is allowed only with TALON_ENV=development")
 
     @classmethod
     def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
@@ -89,6 +101,7 @@ VARIABLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "TALON_QUEUE": ("queue_name", str),
     "TALON_REDIS_POOL_SIZE": ("redis_pool_size", int),
     "OPERATOR_TOKEN": ("operator_token", _optional),
+    "TALON_ENV": ("environment", lambda text: text.strip().lower()),
     "PORT": ("port", int),
     "WEB_CONCURRENCY": ("web_concurrency", int),
     "GUNICORN_WORKER_CONNECTIONS": ("worker_connections", int),
@@ -105,6 +118,7 @@ VARIABLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "TALON_RATE_LIMIT_JOIN": ("rate_limit_join", str),
     "TALON_RATE_LIMIT_ACTIONS": ("rate_limit_actions", str),
     "TALON_MAX_BOT_MATCHES_PER_ADDRESS": ("max_bot_matches_per_address", int),
+    "TALON_RATE_LIMIT_AUTH_FAILURES": ("rate_limit_auth_failures", str),
     "TALON_BOT_DELAY_S": ("bot_delay_s", float),
     "TALON_BOT_THINK_S": ("bot_think_s", float),
     "TALON_SWEEP_INTERVAL_S": ("sweep_interval_s", int),

@@ -21,7 +21,7 @@ from pathlib import Path
 import redis
 
 from bench import load
-from bench.stack import Processes, Running, answers
+from bench.stack import BENCH_OPERATOR_TOKEN, Processes, Running, answers
 from tests.support.cluster import Cluster
 from tests.support.processes import WORKER_COMMAND
 from tests.support.redis_proc import RedisProcess, free_port
@@ -45,7 +45,7 @@ class ScaledStack(Running):
         if self.cluster:
             self.cluster.start()
         self.queues.start()
-        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": "bench-operator",
+        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": BENCH_OPERATOR_TOKEN,
                "WEB_CONCURRENCY": "1", "LOG_LEVEL": "INFO", "TALON_RATE_LIMITS": "off"}
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url

@@ -18,6 +18,8 @@ import redis
 from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
 from tests.support.redis_proc import free_port, redis_binary
 
+BENCH_OPERATOR_TOKEN = "bench-operator-token-0123456789abcdef"  # 32+ characters: served as in production
+
 
 class Processes:
     """Named processes started in one directory (tests/support/processes.py's `spawn`, a log each);
@@ -78,7 +80,7 @@ class Running:
 
 
 class Stack(Running):
-    def __init__(self, operator_token: str = "bench-operator", web_concurrency: int = 2, bare: bool = False):
+    def __init__(self, operator_token: str = BENCH_OPERATOR_TOKEN, web_concurrency: int = 2, bare: bool = False):
         self.operator_token = operator_token
         self.web_concurrency = web_concurrency
         self.bare = bare

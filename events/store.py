@@ -51,7 +51,7 @@ MAX_WAIT_SLICE_S = 4.0
 # Printable ASCII without space, as an HTTP `Idempotency-Key` carries it.
 _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _MS = re.compile(r"[0-9]{1,16}")
-_STREAM_ID = re.compile(r"\d{1,20}(-\d{1,20})?")
+_STREAM_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")  # ASCII digits only (\d matches any script's digits)
 _HEX_HASH = re.compile(r"[0-9a-f]{40}")
 
 

@@ -179,7 +179,8 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
     timeout = table_options["turn_timeout_s"]
     if timeout is not None:
         timeout = whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
-    takeover_after = whole_number("takeover_after", table_options["takeover_after"] or DEFAULT_TAKEOVER_AFTER,
+    takeover = table_options["takeover_after"]  # 0 or false is out of range, not "the default"
+    takeover_after = whole_number("takeover_after", DEFAULT_TAKEOVER_AFTER if takeover is None else takeover,
                                   *TAKEOVER_RANGE)
     _check_decks(rules.packs(normalized), decks or [])
     data: MatchCreatedData = {

@@ -10,14 +10,15 @@ from app.bootstrap import Application
 from app.settings import Settings
 from events.connection import connect
 from events.store import EventStore
-from service import errors, observability, schemas, shutdown, stream
+from service import errors, headers, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.caps import Caps
-from service.http import read_body_in_time
+from service.http import check_json_body, read_body_in_time
 from service.hub import Hub
 from service.botcap import BotMatchCap
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
+from service.too_large import CloseAfterTooLarge
 
 API_VERSION = "3.0.0"  # the contract's version: docs/API_VERSIONING.md says when which part moves
 
@@ -81,6 +82,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     """The API on `settings` (by default the environment's): the application built by app/bootstrap.py
     with Redis pools bounded for the gevent worker's thousands of greenlets."""
     settings = settings or Settings.from_env()
+    settings.check()  # e.g. a short operator token outside development: the service does not start
     application = bootstrap.build(settings, pool_size=settings.redis_pool_size)
     app = Flask(__name__)
     app.config.update(
@@ -104,14 +106,15 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     _init_live(app, settings, application)
     observability.init_app(app, application)
+    headers.init_app(app)
     init_limits(app, settings, application.redis)
     app.extensions["talon_botcap"] = BotMatchCap(
         application.redis, application.store, f"{settings.key_prefix}:limits", settings.max_bot_matches_per_address,
         settings.idle_expiry_s) if settings.rate_limits_enabled else None
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
-    from service.routes import docs, finished, games, health, hints, ops, players, rules, web
-    for module in (games, players, ops, health, observability):
+    from service.routes import docs, finished, games, health, hints, metrics, ops, players, rules, web
+    for module in (games, players, ops, health, metrics):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
     api.register_blueprint(finished.blp)  # POST /v1/games/{id}/rematch, GET /v1/games/{id}/replay
@@ -120,9 +123,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
-    app.wsgi_app = ParkingMiddleware(Admission(app.wsgi_app, settings.admission_slots),
+    app.wsgi_app = ParkingMiddleware(Admission(CloseAfterTooLarge(app.wsgi_app), settings.admission_slots),
                                      app.extensions["talon_parking"])
     app.before_request(read_body_in_time)
+    app.before_request(check_json_body)  # after the body is read, in time
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():

@@ -33,10 +33,20 @@ def _decode(cursor: str, kind: str, scope: str) -> str:
         text = ""
     found_kind, _, rest = text.partition(":")
     found_scope, _, position = rest.rpartition(":")
-    if found_kind != kind or found_scope != scope or not _POSITION[kind].fullmatch(position):
+    if found_kind != kind or found_scope != scope or not _POSITION[kind].fullmatch(position) \
+            or not _in_range(kind, position):
         raise invalid_request([{"in": "query", "field": "cursor",
                                 "detail": "not a cursor of this list: pass a page's next_cursor as it is"}])
     return position
+
+
+def _in_range(kind: str, position: str) -> bool:
+    """A feed position is a Redis stream id that pages can start after: two 64-bit numbers, short of the
+    largest id (Redis refuses a larger one, or reading after the largest: a 500)."""
+    if kind != FEED:
+        return True
+    ms, seq = (int(part) for part in position.split("-"))
+    return max(ms, seq) < 2**64 and (ms, seq) != (2**64 - 1, 2**64 - 1)
 
 
 def events(game_id: str, version: int) -> str:

@@ -92,6 +92,17 @@ def _redis_down(exc: redis.RedisError):
                                     headers={"Retry-After": "2"}))
 
 
+STORAGE_FULL_RETRY_S = 5
+
+
+def _redis_refused_write(exc: redis.RedisError):
+    """Redis refuses writes while it is out of memory (`maxmemory` with `noeviction`, deploy/README) or is
+    a read-only replica (during a failover): nothing was written, and a retry may succeed."""
+    log.warning("redis refused a write: %s", exc)
+    return problem_response(Problem(503, "unavailable", "storage refuses writes for now; try again shortly",
+                                    headers={"Retry-After": str(STORAGE_FULL_RETRY_S)}))
+
+
 def _unexpected(exc: Exception):
     log.exception("unexpected error")
     return problem_response(Problem(500, "internal-error", "an unexpected error occurred; nothing was changed"))
@@ -103,5 +114,7 @@ HANDLERS = {
     SeatUnavailable: _seat_unavailable,
     RuleError: _rule, JoinCodeRefused: _join_code, OptionError: _option, VersionMismatch: _version_mismatch,
     VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
-    redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down, Exception: _unexpected,
+    redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down,
+    redis.exceptions.OutOfMemoryError: _redis_refused_write, redis.exceptions.ReadOnlyError: _redis_refused_write,
+    Exception: _unexpected,
 }

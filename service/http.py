@@ -6,7 +6,7 @@ import re
 from dataclasses import dataclass
 
 import orjson
-from flask import Response, current_app, request
+from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE, ValidationError
 
@@ -142,18 +142,32 @@ def is_operator_token(token: str | None) -> bool:
     return bool(token and expected and hmac.compare_digest(token.encode(), expected.encode()))
 
 
+def operator_authenticated(token: str) -> bool:
+    """Whether `token` is the operator's, under the address's budget of failed authentications
+    (service/limits.py AuthFailures): 429 for any token while it is spent, and a wrong token spends it."""
+    failures = current_app.extensions["talon_auth_failures"]
+    if failures is None:
+        return is_operator_token(token)
+    failures.check()
+    if is_operator_token(token):
+        return True
+    failures.failed()
+    return False
+
+
 def caller(table: tables.Table, token: str | None, required: bool = False) -> Caller:
-    """Who is asking: a seat of this table, the operator, or a spectator (no token)."""
+    """Who is asking: a seat of this table, the operator, or a spectator (no token). A token that is no
+    seat's here counts as a failed authentication unless it is the operator's."""
     if token is None:
         if required:
             raise unauthorized("this request needs a seat token")
         return Caller()
-    if is_operator_token(token):
-        return Caller(operator=True)
     seat = tables.seat_of_token(table, token_hash(token))
     if seat is not None:
         observability.bind(seat=seat)  # the seat goes into this request's log lines
         return Caller(seat=seat)
+    if operator_authenticated(token):
+        return Caller(operator=True)
     if _belongs_to_other_game(token, table.game_id):
         raise Problem(403, "forbidden", "this token belongs to another game")
     raise unauthorized("unknown token")
@@ -173,7 +187,7 @@ def require_operator() -> None:
     token = bearer_token()
     if token is None:
         raise unauthorized("this route needs the operator token")
-    if not is_operator_token(token):
+    if not operator_authenticated(token):
         raise Problem(403, "forbidden", "this route is for operators")
 
 
@@ -219,15 +233,45 @@ def parameters(blp, **schemas):
     return blp.doc(parameters=[{"in": location, "schema": schema} for location, schema in schemas.items()])
 
 
-def json_body():
-    """The request's JSON body as orjson reads it, or None when it is not JSON or does not parse (then
-    `load_body` says why). Flask's own reader uses the json module."""
-    if not request.is_json:
-        return None
+MAX_JSON_DEPTH = 32  # the deepest body the API takes is 3 levels (decks); Python's json recurses per level
+
+
+def check_json_body() -> None:
+    """A before-request hook: a JSON body is parsed once here, by orjson, and refused with 400 when it does
+    not parse (a lone surrogate such as "\\ud800" among the reasons) or nests deeper than MAX_JSON_DEPTH.
+    Routes whose arguments webargs parses read the same body with the json module, which recurses per
+    level (a RecursionError, a 500, on 3,000 nested arrays) and lets lone surrogates through (a 500 when
+    they are stored): neither reaches it now."""
+    if not request.is_json or not request.get_data(cache=True):
+        return
     try:
-        return orjson.loads(request.get_data(cache=True))
-    except orjson.JSONDecodeError:
-        return None
+        body = orjson.loads(request.get_data(cache=True))
+    except orjson.JSONDecodeError as bad:
+        raise invalid_request([{"in": "body", "field": "", "detail": f"not valid JSON: {bad}"}]) from None
+    if _too_deep(body):
+        raise invalid_request([{"in": "body", "field": "",
+                                "detail": f"JSON nested deeper than {MAX_JSON_DEPTH} levels"}])
+    g.talon_json = body
+
+
+def _too_deep(value) -> bool:
+    """Whether arrays and objects nest deeper than MAX_JSON_DEPTH (walked with a stack: no recursion)."""
+    stack = [(value, 1)]
+    while stack:
+        node, depth = stack.pop()
+        children = node.values() if isinstance(node, dict) else node if isinstance(node, list) else None
+        if children is None:
+            continue
+        if depth > MAX_JSON_DEPTH:
+            return True
+        stack.extend((child, depth + 1) for child in children if isinstance(child, (dict, list)))
+    return False
+
+
+def json_body():
+    """The request's JSON body as `check_json_body` read it, or None when it is not JSON (then
+    `load_body` says why). Flask's own reader uses the json module."""
+    return g.get("talon_json") if request.is_json else None
 
 
 def load_body(union):
@@ -236,12 +280,10 @@ def load_body(union):
     if not request.is_json:
         raise invalid_request([{"in": "header", "field": "Content-Type",
                                 "detail": "send the body as JSON, with Content-Type: application/json"}])
+    if "talon_json" not in g:
+        raise invalid_request([{"in": "body", "field": "", "detail": "the body is empty: send a JSON object"}])
     try:
-        body = orjson.loads(request.get_data(cache=True))
-    except orjson.JSONDecodeError as bad:
-        raise invalid_request([{"in": "body", "field": "", "detail": f"not valid JSON: {bad}"}]) from None
-    try:
-        return union.load(body)
+        return union.load(g.talon_json)
     except ValidationError as refused:
         raise invalid_request(error_items(refused.messages, "body")) from None
 

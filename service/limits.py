@@ -82,8 +82,52 @@ class Limiter:
         return int(wait_us) / 1_000_000
 
 
+# KEYS[1] the address's failures   ARGV[1] the window in ms. One more failure; the window starts with the
+# first one. Returns the failures in the window.
+FAILED = """
+local n = redis.call('INCR', KEYS[1])
+if n == 1 then redis.call('PEXPIRE', KEYS[1], ARGV[1]) end
+return n
+"""
+
+
+class AuthFailures:
+    """Failed authentications per client address, in a window that starts with the first failure: once an
+    address has used its budget, every authentication that could be the operator's is refused with 429
+    until the window ends, the right token's too (so neither a wrong nor a right guess tells anything
+    then). Seat tokens are not refused: a seat's own token is not a guess."""
+
+    def __init__(self, client: redis.Redis, prefix: str, rate: Rate) -> None:
+        self.client, self.prefix, self.rate = client, prefix, rate
+        self._failed = client.register_script(FAILED)
+
+    def _key(self) -> str:
+        return f"{self.prefix}:auth-failures:{_address()}"
+
+    def check(self) -> None:
+        """429 with Retry-After while this address is over its budget."""
+        try:
+            with self.client.pipeline(transaction=False) as pipe:
+                failures, ttl_ms = pipe.get(self._key()).pttl(self._key()).execute()
+        except redis.RedisError as exc:  # fail open: the request itself will meet the outage
+            log.warning("authentication failures not checked: %s", exc)
+            return
+        if failures is not None and int(failures) >= self.rate.count and ttl_ms > 0:
+            raise Problem(429, "too-many-requests", f"too many failed authentications from this address: at most "
+                          f"{self.rate}", headers={"Retry-After": str(max(1, math.ceil(ttl_ms / 1000)))})
+
+    def failed(self) -> None:
+        try:
+            self._failed(keys=[self._key()], args=[self.rate.seconds * 1000])
+        except redis.RedisError as exc:
+            log.warning("authentication failure not counted: %s", exc)
+
+
 def init_limits(app: Flask, config: Settings, client: redis.Redis) -> None:
     app.extensions["talon_limiter"] = Limiter(client, f"{config.key_prefix}:limits") \
+        if config.rate_limits_enabled else None
+    app.extensions["talon_auth_failures"] = AuthFailures(client, f"{config.key_prefix}:limits",
+                                                         Rate.parse(config.rate_limit_auth_failures)) \
         if config.rate_limits_enabled else None
     for text in (config.rate_limit_create, config.rate_limit_join, config.rate_limit_actions):
         Rate.parse(text)  # a typo in the configuration stops the start, not the first request

@@ -1,4 +1,5 @@
-"""The API's logs and metrics: a JSON line per request with its context, HTTP metrics, and GET /metrics.
+"""The API's logs and metrics: a JSON line per request with its context, and HTTP metrics (served by
+service/routes/metrics.py).
 
 Logs carry `request_id` (the request's `X-Request-ID`, or a new one, echoed in the response), `game_id`
 and `seat`; requests are logged by route and path without the query string (a stream ticket travels
@@ -14,9 +15,8 @@ import re
 import time
 import contextvars
 
-from flask import Flask, Response, current_app, request
-from flask_smorest import Blueprint
-from prometheus_client import CONTENT_TYPE_LATEST, Counter, Gauge, Histogram
+from flask import Flask, Response, request
+from prometheus_client import Counter, Gauge, Histogram
 
 from app import logformat, telemetry
 from app.bootstrap import Application
@@ -43,7 +43,7 @@ def bind(**context) -> None:
 
 
 def init_app(app: Flask, application: Application) -> None:
-    """JSON logs with request context, request metrics, append counters, and GET /metrics."""
+    """JSON logs with request context, request metrics, append counters, and what GET /metrics adds."""
     telemetry.configure_logging(application.settings)
     telemetry.install_metrics()
     app.extensions["talon_metrics"] = telemetry.QueueCollector(application.jobs.depths,
@@ -89,20 +89,3 @@ def _http_metrics(method: str, route: str, status: int):
     """The request counter and latency histogram of one (method, route, status): prometheus_client
     looks labels up under a lock on every call; the routes and statuses are a small, fixed set."""
     return HTTP_REQUESTS.labels(method, route, str(status)), HTTP_LATENCY.labels(method, route)
-
-
-blp = Blueprint("metrics", __name__, description="Prometheus metrics")
-
-
-@blp.route("/metrics", methods=["GET"])
-@blp.doc(operationId="metrics", security=[], responses={"default": {
-    "description": "Any error (500, 503), as problem details",
-    "content": {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}}})
-@blp.response(200, {"type": "string"}, description="Prometheus metrics (text exposition format), aggregated over the API's "
-                                "worker processes; queue depth and failed jobs from rq", content_type="text/plain")
-def metrics():
-    """Prometheus metrics
-
-    The text exposition format, summed over the API's processes."""
-    body = telemetry.metrics_text(current_app.extensions["talon_settings"], current_app.extensions.get("talon_metrics"))
-    return Response(body, content_type=CONTENT_TYPE_LATEST)

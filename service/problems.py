@@ -79,7 +79,9 @@ TYPES: dict[str, ProblemType] = {
                                   "not fit together: a variant for another number of players, a stock minimum "
                                   "above the variant's stock, a first dealer beyond the seats, decks that are not "
                                   "the game's pack; `errors` names the field and the valid values."),
-    "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit: retry after `Retry-After` "
+    "too-many-requests": ProblemType(429, "Too many requests", "A rate limit was hit (on routes that take a token: "
+                                     "too many tokens from this address authenticated as nothing, after which "
+                                     "operator authentication is refused for a while): retry after `Retry-After` "
                                      "seconds."),
     "too-many-matches": ProblemType(429, "Too many matches", "This address runs as many bot-only matches (no "
                                     "human seat) as it may at once: wait for one to end, or retry after "
@@ -88,7 +90,8 @@ TYPES: dict[str, ProblemType] = {
                                         "streams (or waiting long-polls) as it may: close one, or retry after "
                                         "`Retry-After` seconds."),
     "internal-error": ProblemType(500, "Internal error", "An unexpected error; nothing was changed."),
-    "unavailable": ProblemType(503, "Unavailable", "Storage is unreachable: retry after `Retry-After` seconds."),
+    "unavailable": ProblemType(503, "Unavailable", "Storage is unreachable, or refuses writes for now (out of "
+                               "memory, or failing over): nothing was changed; retry after `Retry-After` seconds."),
 }
 
 # Werkzeug's own errors (no route, wrong method, body too large, JSON that does not parse).

@@ -13,8 +13,8 @@ from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, botcap, cooperative, cursors, examples, observability, parking, stream
 from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
-                          if_match_versions, is_operator_token, json_body, json_response, load_body, parameters, problems,
-                          settings, matches, player_from_key, players, view_response)
+                          if_match_versions, operator_authenticated, json_body, json_response, load_body, parameters,
+                          problems, settings, matches, player_from_key, players, view_response)
 from service.hub import HubStopped
 from app.matches import NotASeat, token_hash
 from events.store import Throttled
@@ -70,7 +70,9 @@ def create_game():
     jobs; one address may run at most `TALON_MAX_BOT_MATCHES_PER_ADDRESS` unfinished ones at once (429
     `too-many-matches` beyond; the operator's token is not capped)."""
     body = load_body(CREATE_GAME)
-    operator = is_operator_token(bearer_token())
+    # A token on a create is the operator's or a failed authentication (counted against the address).
+    token = bearer_token()
+    operator = token is not None and operator_authenticated(token)
     if ("seed" in body or "decks" in body) and not operator:
         raise Problem(403, "forbidden", "seed and decks are operator-only fields")
     cap = current_app.extensions["talon_botcap"]
@@ -112,7 +114,8 @@ GAME_QUERY = GameQuery()
 @blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
               description="The view: the seat's with its token, a spectator's without")
 @blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG)
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-connections")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests",
+          "too-many-connections")
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
 
@@ -276,7 +279,7 @@ def _answer(outcome, seat: int):
 @blp.doc(operationId="getEvents", security=[{}, {"seat": []}, {"operator": []}])
 @blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, ref("EventsPage"), description="A page of events, as the caller may see them")
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def get_events(query, game_id):
     """The event log, oldest first, as the caller may see it
 
@@ -300,7 +303,7 @@ def event_page(table, shown: list[dict], after: int, has_more: bool) -> dict:
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
 @blp.doc(operationId="createStreamTicket", security=SEAT)
 @blp.response(201, StreamTicket, description="A ticket for one stream of this game")
-@problems(blp, "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def stream_ticket(game_id):
     """A short-lived ticket for the event stream
 
@@ -322,7 +325,7 @@ def stream_ticket(game_id):
               description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
                           "one message)")
 @problems(blp, "invalid-request", "unauthorized", "ticket-expired", "ticket-used", "ticket-revoked", "forbidden",
-          "unknown-game", "too-many-connections")
+          "unknown-game", "too-many-requests", "too-many-connections")
 def get_stream(query, game_id):
     """The match's events live, as Server-Sent Events
 

@@ -31,7 +31,7 @@ def _search(view: dict, seed: str):
 @blp.route("/<game_id>/hint", methods=["GET"])
 @blp.doc(operationId="getHint", security=[{"seat": []}])
 @blp.response(200, ref("Hint"), description="The suggestion, and the value of every legal action")
-@problems(blp, "unauthorized", "forbidden", "unknown-game", "not-your-turn")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "not-your-turn", "too-many-requests")
 def get_hint(game_id):
     """The expert's suggestion for the seat's current decision
 

@@ -23,7 +23,7 @@ OPERATOR = [{"operator": []}]
 @blp.doc(operationId="getEventsAsOperator", security=OPERATOR)
 @blp.arguments(EventsQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, ref("EventsPage"), description="A page of events with every field, hidden data included")
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def game_events(query, game_id):
     """One game's full event log, hidden data included
 
@@ -42,7 +42,7 @@ def game_events(query, game_id):
 @blp.doc(operationId="getFeed", security=OPERATOR)
 @blp.arguments(FeedQuery(), location="query", error_status_code=400, unknown=RAISE)
 @blp.response(200, Feed, description="A page of the feed")
-@problems(blp, "invalid-request", "unauthorized", "forbidden")
+@problems(blp, "invalid-request", "unauthorized", "forbidden", "too-many-requests")
 def feed(query):
     """The global feed: every event of every game, in the order they were appended
 
@@ -59,7 +59,7 @@ def feed(query):
 @blp.route("/games/<game_id>/seats/<int:seat>/reset", methods=["POST"])
 @blp.doc(operationId="resetSeat", security=OPERATOR)
 @blp.response(200, ref("View"), description="The match after the reset, as a spectator sees it")
-@problems(blp, "unauthorized", "forbidden", "unknown-game", "seat-unavailable", "match-not-active")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "seat-unavailable", "match-not-active", "too-many-requests")
 def reset_seat(game_id, seat):
     """Revoke a seat's token: the seat reopens for claiming, and a basic bot plays it meanwhile
 
@@ -86,7 +86,7 @@ def abandon_game(game_id):
 @blp.route("/games/<game_id>/audit", methods=["GET"])
 @blp.doc(operationId="auditGame", security=OPERATOR)
 @blp.response(200, AuditReport, description="The audit report; `ok` is false when any check fails")
-@problems(blp, "unauthorized", "forbidden", "unknown-game")
+@problems(blp, "unauthorized", "forbidden", "unknown-game", "too-many-requests")
 def audit_game(game_id):
     """Audit one game: hash chain, deal commitments, replay of every step, card conservation
 

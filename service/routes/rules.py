@@ -3,7 +3,7 @@ the API spec like the browser client.
 
 The Markdown files are the single source: GitHub shows them as they are, and this module renders each
 once per process (`markdown`, with tables and heading ids), in a page with a small stylesheet of its
-own and no external asset. Anchors written in the Markdown (`option-<name>`, `event-<type>`) stay as
+own (/rules/style.css: no inline style, for the Content-Security-Policy) and no external asset. Anchors written in the Markdown (`option-<name>`, `event-<type>`) stay as
 they are, so the lobby and the API spec can link to `/rules/<game>#option-<name>`.
 
 Where the files are: `TALON_RULES_DIR` when set (the Docker image copies docs/rules there, since it
@@ -69,7 +69,7 @@ h3:has(a:target), tr:has(a:target) td { background: #fef3c7; }
 PAGE = """<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>{title} - Talon rules</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<style>{style}</style></head>
+<link rel="stylesheet" href="/rules/style.css"></head>
 <body><header class="topbar"><a class="brand" href="/">&#9824; Talon</a>
 <nav><a href="/rules/">Rules</a><a href="/">Play</a><a href="/docs">API</a></nav></header>
 <div class="page"><nav class="toc" aria-label="Contents"><ul>{toc}</ul></nav>
@@ -102,7 +102,7 @@ def rendered(directory: Path, name: str) -> str | None:
     body = _PAGE_LINK.sub(_served_link, md.convert(path.read_text(encoding="utf-8")))
     top = md.toc_tokens[0] if md.toc_tokens else {"name": "Rules", "children": []}
     toc = "".join(f'<li><a href="#{escape(h["id"])}">{h["name"]}</a></li>' for h in top["children"])
-    return PAGE.format(title=top["name"], style=STYLE, toc=toc, body=body)
+    return PAGE.format(title=top["name"], toc=toc, body=body)
 
 
 def _served_link(match: re.Match) -> str:
@@ -119,6 +119,12 @@ def _answer(name: str) -> Response:
     response.headers["Cache-Control"] = "no-cache"  # revalidated by its ETag: a release may change it
     response.add_etag()
     return response.make_conditional(request)
+
+
+@blp.route("/rules/style.css")
+def style():
+    # A stylesheet of its own, not inline: the pages run under the service's Content-Security-Policy.
+    return Response(STYLE, content_type="text/css; charset=utf-8", headers={"Cache-Control": "no-cache"})
 
 
 @blp.route("/rules/")

@@ -34,10 +34,8 @@ def favicon():
 
 @blp.after_request
 def static_headers(response):
-    """The page and its assets (this blueprint's requests only) are never sniffed as another type;
-    the assets are revalidated on every load (no build step means no hashed names: a cached script
-    must not outlive a release)."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    """The assets are revalidated on every load (no build step means no hashed names: a cached script
+    must not outlive a release). The security headers are service/headers.py's, on every response."""
     if request.path.startswith("/web/"):
         response.headers["Cache-Control"] = "no-cache"
     return response

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import re
 
 from apispec import APISpec
 from apispec.ext.marshmallow import MarshmallowPlugin
@@ -25,6 +26,9 @@ SUITS = ("S", "H", "D", "C")
 MAX_VERSION = 10**12  # versions are stream ids: keep numbers Redis accepts (and far beyond any game)
 
 
+ASCII_INTEGER = re.compile(r"-?[0-9]{1,20}")
+
+
 class WholeNumber(fields.Integer):
     """An integer that JSON may write as 2 or 2.0, but never 2.5 (marshmallow's Integer truncates)."""
 
@@ -33,7 +37,27 @@ class WholeNumber(fields.Integer):
             raise self.make_error("invalid", input=value)
         if isinstance(value, float) and (not math.isfinite(value) or not value.is_integer()):
             raise self.make_error("invalid", input=value)
+        if isinstance(value, str) and not ASCII_INTEGER.fullmatch(value):  # int() takes "٥" and "5\n"
+            raise self.make_error("invalid", input=value)
         return super()._validated(value)
+
+
+class JsonWholeNumber(WholeNumber):
+    """A WholeNumber in a JSON body: a JSON number, not a string of digits ("7" is a wrong type there)."""
+
+    def _validated(self, value):
+        if isinstance(value, str):
+            raise self.make_error("invalid", input=value)
+        return super()._validated(value)
+
+
+class JsonBoolean(fields.Boolean):
+    """A boolean in a JSON body: true or false only (marshmallow's also takes 1, "yes", "on"...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid", input=value)
+        return value
 
 
 # -- field makers: every response field is required; `nullable` lets its value be null ------------------

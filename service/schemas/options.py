@@ -14,7 +14,7 @@ from games.fiftysix import options as fiftysix
 from games.sixtysix import options as sixtysix
 from games.smear import options as smear
 from games.table import DEFAULT_TAKEOVER_AFTER, TAKEOVER_RANGE, TURN_TIMEOUT_RANGE
-from service.schemas.base import Model, WholeNumber
+from service.schemas.base import JsonBoolean, JsonWholeNumber, Model
 
 SIXTY_SIX_STOCK = max(sixtysix.stock_size(v) for v in sixtysix.VARIANTS.values())
 
@@ -38,7 +38,8 @@ class Option:
             checks.append(validate.OneOf(list(self.choices)))
         if self.low is not None:
             checks.append(validate.Range(min=self.low, max=self.high))
-        kind = {"text": fields.String, "bool": fields.Boolean, "int": WholeNumber}[self.kind]
+        # An option's value is of its JSON type: "7" for a number or 1 for a boolean is a wrong type (400).
+        kind = {"text": fields.String, "bool": JsonBoolean, "int": JsonWholeNumber}[self.kind]
         return kind(required=shown, allow_none=self.nullable, validate=checks, metadata=meta)
 
 

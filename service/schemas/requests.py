@@ -2,7 +2,10 @@
 options), claiming a seat, and the query strings (the cursor of every paged list among them)."""
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+import re
+import unicodedata
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from games.registry import BOT_LEVELS, game_names
 from service.schemas.base import MAX_VERSION, Model, Union, WholeNumber, card, constant, nested
@@ -49,10 +52,36 @@ CREATE_GAME = Union("CreateGame", {"sixty-six": _create("sixty-six", "SixtySix")
                     description="A new match, told apart by `game`; each game has its own options.")
 
 
+# Control characters (NUL, CR, LF...) and the bidi embeddings, overrides and isolates (which turn the
+# text after a name around in every view that shows it) have no place in a name. The spec's pattern
+# (ECMA-262, as validators read it) leaves out the surrogates: a lone one never gets this far in JSON
+# (service/http.py refuses the body), and refusing them here as well costs nothing.
+NAME_CHARACTER = "[^\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069]"
+NAME = re.compile("[^\\x00-\\x1f\\x7f-\\x9f\\u202a-\\u202e\\u2066-\\u2069\\ud800-\\udfff]{1,40}")  # and surrogates
+
+
+class PlayerName(fields.String):
+    """A player's name: 1 to 40 characters as sent, none of them a control or bidi character (checked
+    before NFC normalization, which may lengthen a name: the spec's limits hold for what a client sends),
+    stored NFC-normalized (one spelling per name)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        name = super()._deserialize(value, attr, data, **kwargs)
+        if not 1 <= len(name) <= 40:
+            raise ValidationError("a name has 1 to 40 characters")
+        # fullmatch: a Regexp validator's `$` would let a trailing LF through.
+        if not NAME.fullmatch(name):
+            raise ValidationError("a name may not hold control characters (NUL, CR, LF...) nor bidi embeddings, "
+                                  "overrides or isolates (U+202A-U+202E, U+2066-U+2069)")
+        return unicodedata.normalize("NFC", name)
+
+
 class ClaimSeat(Model):
     """Who takes a seat."""
-    name = fields.String(required=True, validate=validate.Length(min=1, max=40),
-                         metadata={"description": "Your name at the table"})
+    name = PlayerName(required=True, metadata={
+        "description": "Your name at the table, 1 to 40 characters; stored (and shown) in Unicode NFC normalization. "
+                       "Control characters and bidi embeddings, overrides or isolates are refused.",
+        "minLength": 1, "maxLength": 40, "pattern": f"^{NAME_CHARACTER}+$"})
     seat = WholeNumber(validate=validate.Range(min=0, max=7), metadata={"description": "Omit to take the first open seat"})
     join_code = fields.String(validate=validate.Length(min=1, max=100), metadata={
         "description": "A private match's join code, as its creator got it; other matches ignore it"})
@@ -124,7 +153,9 @@ class ActionHeaders(Schema):
                        "`version-mismatch`"})
     idempotency_key = fields.String(data_key="Idempotency-Key", validate=validate.Regexp(r"^[A-Za-z0-9_.:-]{1,128}$"),
                                     metadata={"description": "Retrying with the same key and body returns the "
-                                                             "original result (200) instead of acting twice"})
+                                                             "original result (200) instead of acting twice. Keys "
+                                                             "are the seat's own: another seat's same key is a new "
+                                                             "request"})
 
 
 class StreamHeaders(Schema):

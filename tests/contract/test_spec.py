@@ -33,7 +33,7 @@ def test_every_operation_documents_its_problems():
 
 
 def test_every_api_operation_documents_a_4xx_and_the_default_problem():
-    """The probes and /metrics take no input (Redocly's operation-4xx-response is waived for them only,
+    """The probes take no input (Redocly's operation-4xx-response is waived for them only,
     tools/openapi/.redocly.lint-ignore.yaml); every /v1 operation lists its client errors."""
     spec = yaml.safe_load(SPEC.read_text())
     for path, operations in spec["paths"].items():

@@ -189,8 +189,13 @@ def check_manifests(docs: list[dict]) -> None:
     redis_conf = by_kind(docs, "ConfigMap", volumes["config"]["configMap"]["name"])["data"]["redis.conf"]
     settings = dict(line.split(None, 1) for line in redis_conf.splitlines() if line and not line.startswith("#"))
     assert settings["appendonly"] == "yes" and settings["maxmemory-policy"] == "noeviction"
+    assert settings.get("protected-mode", "yes") == "yes" and "requirepass" not in settings  # not in a ConfigMap
     assert by_kind(docs, "Service", "talon-redis")["spec"]["ports"][0]["port"] == 6379
-    assert "talon-redis:6379" in config["data"]["REDIS_URL"]
+    check_redis_password(redis["spec"]["template"]["spec"]["containers"][0], "$(REDIS_PASSWORD)")
+    check_only_talon_reaches(docs, "talon-redis", redis)
+    secret = documented_secret(K8S)
+    assert secret["REDIS_URL"] == "redis://:$REDIS_PASSWORD@talon-redis:6379/0"
+    assert "REDIS_URL" not in config["data"]
 
 
 def check_talon_workloads(docs: list[dict]) -> dict:
@@ -213,7 +218,9 @@ def check_talon_workloads(docs: list[dict]) -> dict:
     assert env["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")
     config_name = container["envFrom"][0]["configMapRef"]["name"]
     config = by_kind(docs, "ConfigMap", config_name)
-    assert config["data"]["REDIS_URL"].startswith("redis://")
+    # Redis's URL carries its password: it comes from the Secret talon-redis, never from the ConfigMap.
+    assert "REDIS_URL" not in config["data"] and "EVENTS_REDIS_URL" not in config["data"]
+    assert {"secretRef": {"name": "talon-redis"}} in container["envFrom"]
 
     service = by_kind(docs, "Service", "talon-api")
     assert service["spec"]["selector"].items() <= labels.items()
@@ -230,8 +237,41 @@ def check_talon_workloads(docs: list[dict]) -> dict:
     worker = by_kind(docs, "Deployment", "talon-worker")
     (wc,) = worker["spec"]["template"]["spec"]["containers"]
     assert wc["args"] == ["worker"] and wc["envFrom"][0]["configMapRef"]["name"] == config_name
+    assert {"secretRef": {"name": "talon-redis"}} in wc["envFrom"]
     assert worker["spec"]["template"]["spec"]["securityContext"]["runAsNonRoot"] is True
     return config
+
+
+def documented_secret(root: Path) -> dict[str, str]:
+    """The talon-redis Secret as the tree's kustomization.yaml tells the operator to create it (it is
+    never committed): its keys and values, `$REDIS_PASSWORD` standing for the password."""
+    text = re.sub(r"\\\n#\s*", " ", (root / "kustomization.yaml").read_text())  # continuation lines joined
+    (command,) = [line for line in text.splitlines() if "create secret generic talon-redis" in line]
+    return dict(re.findall(r'--from-literal=(\w+)="([^"]*)"', command))
+
+
+def check_redis_password(container: dict, reference: str) -> None:
+    """A Redis server container: it requires the password of the Secret talon-redis (given as
+    `reference` on its command line), its redis-cli authenticates, and protected mode stays on."""
+    command = " ".join(container.get("command", []) + container.get("args", []))
+    assert "protected-mode no" not in command, container["name"]
+    assert re.search(r"--requirepass \"?" + re.escape(reference), command), container["name"]
+    env = {e["name"]: e for e in container["env"]}
+    for name in ("REDIS_PASSWORD", "REDISCLI_AUTH"):
+        assert env[name]["valueFrom"]["secretKeyRef"] == {"name": "talon-redis", "key": "REDIS_PASSWORD"}, name
+
+
+def check_only_talon_reaches(docs: list[dict], policy: str, workload: dict, also: tuple[str, ...] = ()) -> None:
+    """A NetworkPolicy selects the workload's pods and admits the API's and the workers' pods (and the
+    names in `also`) only, on Redis's port."""
+    spec = by_kind(docs, "NetworkPolicy", policy)["spec"]
+    assert spec["podSelector"]["matchLabels"].items() <= _pod_labels(workload).items()
+    assert spec["policyTypes"] == ["Ingress"]
+    admitted = {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+                for rule in spec["ingress"] for peer in rule["from"]}
+    assert admitted == {"talon-api", "talon-worker", *also}, admitted
+    assert all(set(peer) == {"podSelector"} for rule in spec["ingress"] for peer in rule["from"])
+    assert {"protocol": "TCP", "port": 6379} in [port for rule in spec["ingress"] for port in rule["ports"]]
 
 
 def check_selectors(docs: list[dict]) -> None:
@@ -260,8 +300,9 @@ def stateful_pod_names(docs: list[dict]) -> set[str]:
             for n in range(s["spec"]["replicas"])}
 
 
-def check_scaled(docs: list[dict]) -> None:
-    """The overlay (deploy/scaled): what deploy/README.md's "Growing past one Redis" promises."""
+def check_scaled(docs: list[dict], root: Path = SCALED) -> None:
+    """The overlay (deploy/scaled, or a copy at `root`): what deploy/README.md's "Growing past one Redis"
+    promises."""
     config = check_talon_workloads(docs)
     check_selectors(docs)
     assert not [d for d in docs if d["metadata"]["name"] == "talon-redis"], "the single Redis is gone"
@@ -273,10 +314,11 @@ def check_scaled(docs: list[dict]) -> None:
     assert by_kind(docs, "Deployment", "talon-worker")["spec"]["replicas"] == 4
     hpa = by_kind(docs, "HorizontalPodAutoscaler", "talon-api")["spec"]
     assert (hpa["minReplicas"], hpa["maxReplicas"]) == (4, 20)
-    # Merged into the base's settings, not replacing them.
-    assert config["data"]["REDIS_URL"] == "redis://talon-queues:6379/0"
     assert {"LOG_LEVEL", "WEB_CONCURRENCY", "TALON_SWEEP_INTERVAL_S"} <= set(config["data"])
-    check_events_cluster(docs, config["data"]["EVENTS_REDIS_URL"])
+    secret = documented_secret(root)
+    assert secret["REDIS_URL"] == "redis://:$REDIS_PASSWORD@talon-queues:6379/0"
+    assert not [d for d in docs if d["kind"] == "NetworkPolicy" and d["metadata"]["name"] == "talon-redis"]
+    check_events_cluster(docs, secret["EVENTS_REDIS_URL"])
     check_queues_sentinel(docs)
 
 
@@ -285,7 +327,9 @@ def check_events_cluster(docs: list[dict], events_url: str) -> None:
     through the URL form the app itself parses."""
     pods = stateful_pod_names(docs)
     assert events_url.startswith(CLUSTER_SCHEME)
-    hosts = {node.host for node in _cluster_nodes(events_url)[0]}
+    nodes, password, _ = _cluster_nodes(events_url)
+    assert password == "$REDIS_PASSWORD"
+    hosts = {node.host for node in nodes}
     assert hosts == {f"talon-events-{n}.talon-events" for n in range(3)} and hosts <= pods
     events = by_kind(docs, "StatefulSet", "talon-events")
     assert events["spec"]["replicas"] == 6 and events["spec"]["serviceName"] == "talon-events"
@@ -293,6 +337,11 @@ def check_events_cluster(docs: list[dict], events_url: str) -> None:
     joined = set(re.findall(r"(\S+):6379", " ".join(create["args"])))
     assert joined == {f"talon-events-{n}.talon-events" for n in range(6)} <= pods
     assert "--cluster-replicas 1" in " ".join(create["args"])
+    (node,) = events["spec"]["template"]["spec"]["containers"]
+    check_redis_password(node, "$REDIS_PASSWORD")
+    assert "--masterauth \"$REDIS_PASSWORD\"" in " ".join(node["args"])
+    assert {e["name"] for e in create["env"]} >= {"REDISCLI_AUTH"}
+    check_only_talon_reaches(docs, "talon-events", events, also=("talon-events", "talon-events-create"))
 
 
 def check_queues_sentinel(docs: list[dict]) -> None:
@@ -310,10 +359,60 @@ def check_queues_sentinel(docs: list[dict]) -> None:
     cfg = by_kind(docs, "ConfigMap", volume["configMap"]["name"])["data"]["haproxy.cfg"]
     servers = set(re.findall(r"^\s*server \S+ (\S+):6379", cfg, re.MULTILINE))
     assert servers == {f"talon-queues-node-{n}.talon-queues-nodes" for n in range(3)} <= stateful_pod_names(docs)
+    containers = {c["name"]: c for c in nodes["spec"]["template"]["spec"]["containers"]}
+    check_redis_password(containers["redis"], "$REDIS_PASSWORD")
+    assert "sentinel auth-pass talon" in " ".join(containers["sentinel"]["args"])
+    assert 'tcp-check send "AUTH ${REDIS_PASSWORD}' in cfg  # HAProxy's health check authenticates
+    (proxy,) = pod["spec"]["containers"]
+    assert proxy["env"][0]["valueFrom"]["secretKeyRef"] == {"name": "talon-redis", "key": "REDIS_PASSWORD"}
+    check_only_talon_reaches(docs, "talon-queues-haproxy", haproxy)
+    node_policy = by_kind(docs, "NetworkPolicy", "talon-queues-node")["spec"]
+    assert {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for rule in node_policy["ingress"]
+            for peer in rule["from"]} == {"talon-queues-haproxy", "talon-queues-node"}
 
 
 def test_the_kustomize_tree_renders_and_holds_what_operations_need():
     check_renderings(renderings(K8S), check_manifests)
+
+
+def redis_servers(docs: list[dict]) -> list[tuple[dict, dict]]:
+    """(workload, container) of every Redis server (not a Sentinel, not a one-off Job) in the documents."""
+    return [(doc, c) for doc in docs if doc["kind"] in ("StatefulSet", "Deployment") for c in _containers(doc)
+            if c["image"].startswith("redis:") and c["name"] != "sentinel"]
+
+
+def test_finding_10_every_redis_requires_a_password_and_only_talon_reaches_it():
+    """The review found deploy/k8s's Redis with `protected-mode no`, no password and no NetworkPolicy:
+    any pod could read every hand and seed. Every Redis of both trees and of the compose file now
+    requires the password of a Secret (compose: REDIS_PASSWORD), and a NetworkPolicy admits only
+    Talon's pods to each."""
+    for root in (K8S, SCALED):
+        for how, docs in renderings(root):
+            servers = redis_servers(docs)
+            assert servers, (root, how)
+            policies = [d["spec"]["podSelector"]["matchLabels"] for d in docs if d["kind"] == "NetworkPolicy"]
+            for workload, container in servers:
+                command = " ".join(container.get("command", []) + container.get("args", []))
+                assert "--requirepass" in command and "protected-mode no" not in command, (how, container["name"])
+                assert any(p.items() <= _pod_labels(workload).items() for p in policies), (how, workload["metadata"])
+    assert "protected-mode no" not in "".join(p.read_text() for p in DEPLOY.rglob("*") if p.is_file()
+                                              and p.suffix in (".yaml", ".yml", ".conf"))
+    services = yaml.safe_load(COMPOSE.read_text())["services"]
+    assert "--requirepass" in services["redis"]["command"] and "ports" not in services["redis"]
+
+
+@pytest.mark.parametrize("old, new", [
+    ('args: ["/etc/redis/redis.conf", "--requirepass", "$(REDIS_PASSWORD)"]', 'args: ["/etc/redis/redis.conf"]'),
+    ("app.kubernetes.io/name: talon-worker\n      ports:", "app.kubernetes.io/name: talon-dashboard\n      ports:"),
+], ids=["no-password", "policy-admits-another-pod"])
+def test_the_redis_checks_catch_an_open_redis(tmp_path, old, new):
+    broken = tmp_path / "k8s"
+    shutil.copytree(K8S, broken)
+    text = (broken / "redis.yaml").read_text()
+    assert old in text
+    (broken / "redis.yaml").write_text(text.replace(old, new))
+    with pytest.raises(AssertionError):
+        check_manifests(render_ourselves(broken))
 
 
 def test_our_renderer_catches_a_broken_tree(tmp_path):
@@ -344,9 +443,9 @@ def broken_overlay(tmp_path: Path, old: str, new: str) -> Path:
     ("metadata: {name: talon-worker}", "metadata: {name: talon-workers}", "0 resources match"),
     ("kind: Service\n      metadata: {name: talon-redis}", "kind: Service\n      metadata: {name: redis}",
      "0 resources match"),
-    ("- name: talon-config\n    behavior: merge", "- name: talon-settings\n    behavior: merge",
+    ("patches:", "configMapGenerator:\n  - name: talon-settings\n    behavior: merge\n    literals: [A=b]\npatches:",
      "no ConfigMap to merge into"),
-    ("configMapGenerator:", "namePrefix: scaled-\nconfigMapGenerator:", "does not know"),
+    ("patches:", "namePrefix: scaled-\npatches:", "does not know"),
     ("spec: {minReplicas: 4, maxReplicas: 20}", "spec: {metrics: []}", "does not merge lists"),
 ], ids=["patch-target-missing", "delete-target-missing", "merge-target-missing", "unknown-field", "list-patch"])
 def test_our_renderer_refuses_an_overlay_kustomize_would_not_render_as_we_do(tmp_path, old, new, reason):
@@ -359,9 +458,10 @@ def test_our_renderer_refuses_an_overlay_kustomize_would_not_render_as_we_do(tmp
     ("talon-events-2.talon-events:6379", "talon-events-2.talon-event:6379"),
 ], ids=["replicas", "events-node-typo"])
 def test_the_scaled_checks_catch_a_broken_overlay(tmp_path, old, new):
-    docs = render_ourselves(broken_overlay(tmp_path, old, new))
+    overlay = broken_overlay(tmp_path, old, new)
+    docs = render_ourselves(overlay)
     with pytest.raises(AssertionError):
-        check_scaled(docs)
+        check_scaled(docs, overlay)
 
 
 # --------------------------------------------------------------------------------------------------
@@ -388,10 +488,13 @@ def check_compose(spec: dict) -> None:
     pairs = dict(zip(command[1::2], command[2::2]))
     assert pairs["--appendonly"] == "yes" and pairs["--maxmemory-policy"] == "noeviction"
     assert "/data" in [_volume(v)[1] for v in redis["volumes"]] and "healthcheck" in redis
+    password = pairs["--requirepass"]  # "${REDIS_PASSWORD:?...}" as written, the password once resolved
+    assert password and "protected-mode" not in pairs and "ports" not in redis
+    assert redis["environment"]["REDISCLI_AUTH"] == password
     for name in ("api", "worker", "rq-dashboard"):
         service = services[name]
         assert service["build"]["dockerfile"] == "deploy/Dockerfile"
-        assert service["environment"]["REDIS_URL"] == "redis://redis:6379/0"
+        assert service["environment"]["REDIS_URL"] == f"redis://:{password}@redis:6379/0"
         assert service["depends_on"]["redis"]["condition"] == "service_healthy"
     assert services["api"]["command"] == ["api"] and services["worker"]["command"] == ["worker"]
     assert services["rq-dashboard"]["command"] == ["dashboard"]
@@ -416,16 +519,18 @@ def test_the_compose_file_parses_and_holds_what_operations_need():
     check_compose(yaml.safe_load(COMPOSE.read_text()))  # merge keys resolved by PyYAML
     command = compose_command()
     if command is not None:
-        env = {**os.environ, "OPERATOR_TOKEN": "compose-test-token"}
+        env = {**os.environ, "OPERATOR_TOKEN": "compose-test-token", "REDIS_PASSWORD": "compose-test-password"}
         done = subprocess.run([*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
                               env=env, timeout=120)
         assert done.returncode == 0, done.stderr
         resolved = yaml.safe_load(done.stdout)
         check_compose(resolved)
         assert resolved["services"]["api"]["environment"]["OPERATOR_TOKEN"] == "compose-test-token"
-        refused = subprocess.run([*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
-                                 env={k: v for k, v in os.environ.items() if k != "OPERATOR_TOKEN"}, timeout=120)
-        assert refused.returncode != 0 and "OPERATOR_TOKEN" in refused.stderr  # no default operator token
+        assert resolved["services"]["redis"]["environment"]["REDISCLI_AUTH"] == "compose-test-password"
+        for missing in ("OPERATOR_TOKEN", "REDIS_PASSWORD"):  # neither has a default
+            refused = subprocess.run([*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
+                                     env={k: v for k, v in env.items() if k != missing}, timeout=120)
+            assert refused.returncode != 0 and missing in refused.stderr, missing
 
 
 # --------------------------------------------------------------------------------------------------

@@ -69,7 +69,7 @@ def timed(call) -> float:
 
 
 def live_connections(http: requests.Session, service) -> float:
-    text = http.get(service.url("/metrics"), timeout=10).text
+    text = http.get(service.url("/metrics"), headers=bearer(service.operator_token), timeout=10).text
     return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
                if line.startswith("talon_live_connections{"))
 

@@ -25,7 +25,8 @@ def metered(tmp_path):
 
 def scrape(service: Service) -> dict[tuple, float]:
     # A new connection each time, so that the scrapes spread over the API's processes.
-    response = requests.get(service.url("/metrics"), headers={"Connection": "close"}, timeout=10)
+    response = requests.get(service.url("/metrics"), timeout=10,   # operators only
+                            headers={"Connection": "close", "Authorization": f"Bearer {service.operator_token}"})
     assert response.status_code == 200
     found = {}
     for family in text_string_to_metric_families(response.text):

@@ -20,7 +20,7 @@ from tests.support.talon import OPERATOR, TWO_HUMANS, auth, burst, make_app, run
 
 
 def samples(client) -> dict[tuple, float]:
-    response = client.get("/metrics")
+    response = client.get("/metrics", headers=auth(OPERATOR))  # operators only
     assert response.status_code == 200 and response.mimetype == "text/plain"
     found = {}
     for family in text_string_to_metric_families(response.get_data(as_text=True)):

@@ -19,7 +19,7 @@ from app.settings import Settings
 from service.app import create_app
 from tests.support.contract import check_response
 
-OPERATOR = "operator-test-token"
+OPERATOR = "operator-test-token-0123456789abcdef"  # 32+ characters, as outside development
 
 
 class ServerLikeClient(FlaskClient):

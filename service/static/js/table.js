@@ -135,6 +135,7 @@ export class TableController {
     try {
       for (let page = 0; page < MAX_EVENT_PAGES; page++) {
         const { events, hasMore, next } = await Api.events(this.gameId, this.token, cursor);
+        if (next) this.eventsCursor = next; // where fillGap reads on
         rows.push(...events.filter((e) => e.type === "round_scored").map((e) => e.data));
         if (events.length) last = events[events.length - 1];
         if (!hasMore || !next) break;
@@ -225,14 +226,20 @@ export class TableController {
     this.settle();
   }
 
+  // Events the stream skipped, read from the log where the last page read ended (a cursor is opaque:
+  // the client keeps the one it was given, it never makes one from a version).
   async fillGap() {
     try {
-      const { events } = await Api.events(this.gameId, this.token, this.processed, 200);
       let added = false;
-      for (const event of events) {
-        if (event.version > this.processed && !this.queue.has(event.version)) { this.queue.set(event.version, event); added = true; }
+      for (let page = 0; page < MAX_EVENT_PAGES; page++) {
+        const { events, hasMore, next } = await Api.events(this.gameId, this.token, this.eventsCursor || "");
+        if (next) this.eventsCursor = next;
+        for (const event of events) {
+          if (event.version > this.processed && !this.queue.has(event.version)) { this.queue.set(event.version, event); added = true; }
+        }
+        if (events.length) this.lastEventAt = Date.parse(events[events.length - 1].at) || this.lastEventAt;
+        if (!hasMore || !next) break;
       }
-      if (events.length) this.lastEventAt = Date.parse(events[events.length - 1].at) || this.lastEventAt;
       return added;
     } catch {
       return false;

@@ -47,11 +47,15 @@ def new_page(chromium):
     """Pages in fresh browser contexts (each its own localStorage, like another person's browser).
 
     `pace` is the table's pace setting: "0" (no pauses between the moves it shows) unless a test looks
-    at the pacing itself (None keeps the player's default). `locale` sets the browser's language."""
+    at the pacing itself (None keeps the player's default). `locale` sets the browser's language.
+    `bypass_csp`: the service's Content-Security-Policy refuses eval, which Playwright's
+    `wait_for_function` uses in the page; the tests of the policy itself keep it (False) and wait by
+    selector only."""
     contexts = []
 
-    def make(viewport=None, locale="en-US", pace="0", reduced_motion="no-preference"):
-        context = chromium.new_context(viewport=viewport or DESKTOP, locale=locale, reduced_motion=reduced_motion)
+    def make(viewport=None, locale="en-US", pace="0", reduced_motion="no-preference", bypass_csp=True):
+        context = chromium.new_context(viewport=viewport or DESKTOP, locale=locale, reduced_motion=reduced_motion,
+                                       bypass_csp=bypass_csp)
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         if pace is not None:
             context.add_init_script(f"localStorage.setItem('talon.pace', '{pace}')")

@@ -443,7 +443,7 @@ STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; connect-
 
 def test_the_page_plays_under_a_strict_content_security_policy(service, new_page):
     """No inline script, handler or style, no eval: the page works with the policy a deployment sets."""
-    page = new_page()
+    page = new_page(bypass_csp=False)
     page.add_init_script("""window.__violations = [];
         document.addEventListener('securitypolicyviolation', e => {
             window.__violations.push(e.violatedDirective + ' ' + e.blockedURI);

@@ -1,0 +1,62 @@
+"""A request whose body is too large (413) ends its connection.
+
+The 413 is decided from Content-Length before the body is read, so the body is still on its way when
+the answer goes out. Kept alive, the connection would have gunicorn read the rest of that body before
+the next request, under its keep-alive timeout: a client that stopped sending the body on the 413, or
+sends it slowly, had its next request on the connection read as body and then the connection dropped
+without an answer. Under gunicorn the 413 is written here whole, with `Connection: close`, the sending
+side of the socket is shut (the client reads the answer, then the end of the connection), and gunicorn
+is told the request is handled: it discards whatever still arrives until its keep-alive wait ends, then
+closes the socket. Outside gunicorn (the test client) the response passes through untouched.
+"""
+from __future__ import annotations
+
+import socket
+
+HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
+
+
+class CloseAfterTooLarge:
+    """WSGI middleware around the Flask app."""
+
+    def __init__(self, app):
+        self.app = app
+
+    def __call__(self, environ, start_response):
+        sock = environ.get("gunicorn.socket")
+        if sock is None or not _has_body(environ):  # only a request that sends a body can be too large
+            return self.app(environ, start_response)
+        captured: list = []
+
+        def start(status, headers, exc_info=None):
+            if status.startswith("413"):
+                captured[:] = [status, headers]
+                return lambda data: None
+            return start_response(status, headers, exc_info)
+
+        body = self.app(environ, start)
+        if not captured:
+            return body
+        try:
+            payload = b"".join(body)
+        finally:
+            if hasattr(body, "close"):
+                body.close()
+        _send_and_close(sock, *captured, payload)
+        from gunicorn.workers.base_async import ALREADY_HANDLED  # gunicorn only: imported when serving under it
+        return ALREADY_HANDLED
+
+
+def _has_body(environ: dict) -> bool:
+    return environ.get("CONTENT_LENGTH", "") not in ("", "0") \
+        or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+
+
+def _send_and_close(sock: socket.socket, status: str, headers: list, payload: bytes) -> None:
+    lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
+             f"Content-Length: {len(payload)}", "Connection: close"]
+    try:
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
+        sock.shutdown(socket.SHUT_WR)
+    except OSError:  # the client is gone: nothing to tell it
+        pass
