@@ -139,8 +139,11 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: "Probe"
 # -- set-up ------------------------------------------------------------------------------------------
 
 def create_matches(base_url: str, n: int) -> list[Live]:
-    def one(_):
-        conn = Connection(base_url)
+    """The matches, each created and joined from a loopback address of its own group (127.0.21.x): the
+    stack serves with the deployed per-address limits on creating and joining, as people on their own
+    machines would meet them."""
+    def one(i):
+        conn = Connection(base_url, source=f"127.0.21.{i % 250 + 1}")
         try:
             game_id = conn.json("POST", "/v1/games", MATCH)["game_id"]
             tokens = [conn.json("POST", f"/v1/games/{game_id}/players", {"name": name})["token"]
