@@ -44,6 +44,7 @@ log = logging.getLogger("talon.parking")
 MAX_PENDING = 256 * 1024     # bytes a client may leave unread before it is dropped as too slow
 TICK_S = 1.0                 # how often heartbeats and time limits are looked at
 CATCH_UP_PAGE = 500
+YIELD_EVERY = 256             # streams served in one go before a fan-out lets other greenlets run
 _GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
 
 
@@ -176,14 +177,21 @@ class Parking:
             return
 
     def _arrived(self, lot: _Lot, events: list[StoredEvent]) -> None:
-        """From the hub's reader: new events of the lot's match."""
+        """From the hub's reader: new events of the lot's match. Each event is rendered once per audience
+        (a seat, the spectators, the operator), not once per stream: 5,000 spectators of a match share
+        one rendering. Every YIELD_EVERY streams the loop lets other greenlets run (a probe, a move), so
+        that a crowd's fan-out does not hold the process for the whole of it; a stream that joins the
+        lot meanwhile catches up from the store (`_join`), and a stream's cursor skips what it has."""
         lot.cursor = max(lot.cursor, events[-1].version)
-        for stream in list(lot.streams):
+        rendered: dict = {}
+        for done, stream in enumerate(list(lot.streams), 1):
             if stream.answer is not None:
                 lot.streams.discard(stream)
                 gevent_loop().spawn(self._respond, stream)
             else:
-                self._deliver(stream, lot.game, events)
+                self._deliver(stream, lot.game, events, rendered)
+            if done % YIELD_EVERY == 0:
+                gevent_loop().sleep(0)
 
     def _stopped(self, lot: _Lot) -> None:
         """From the hub: the process stops; its streams end and its long-polls are answered now."""
@@ -200,9 +208,10 @@ class Parking:
             if lot.watch is not None:
                 lot.watch.close()
 
-    def _deliver(self, stream: Parked, game: str, events: list[StoredEvent]) -> bool:
-        """Writes the events after the stream's cursor; False once the stream has ended."""
-        rendered: dict = {}
+    def _deliver(self, stream: Parked, game: str, events: list[StoredEvent], rendered: dict | None = None) -> bool:
+        """Writes the events after the stream's cursor; False once the stream has ended. `rendered`: the
+        renderings already made of these events, by (version, seat, operator), shared across streams."""
+        rendered = {} if rendered is None else rendered
         for event in events:
             if stream.closed:
                 return False
