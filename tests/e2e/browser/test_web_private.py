@@ -39,6 +39,7 @@ def create_private(page, service) -> str:
     page.select_option("#seat-1", "human")
     assert "invitation link" in page.inner_text(".private-row")
     page.check("#private-table")
+    page.locator("#new-match").screenshot(path=str(screenshot_dir() / "private-create-form.png"))
     page.click("#create")
     return game_id_of(page)
 
