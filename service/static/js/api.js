@@ -81,8 +81,12 @@ const game = (id) => `/v1/games/${encodeURIComponent(id)}`;
 
 export const Api = {
   createGame: (spec) => request("POST", "/v1/games", { body: spec }).then((r) => r.data),
-  claimSeat: (gameId, name, seat) =>
-    request("POST", `${game(gameId)}/players`, { body: seat === undefined ? { name } : { name, seat } }).then((r) => r.data),
+  // A private match's seats need its join code (`joinCode`); other matches ignore it.
+  claimSeat: (gameId, name, seat, joinCode) => {
+    const body = seat === undefined ? { name } : { name, seat };
+    if (joinCode) body.join_code = joinCode;
+    return request("POST", `${game(gameId)}/players`, { body }).then((r) => r.data);
+  },
   // {status, data}: data is null on 304 (nothing new since `known`).
   // With `wait` (seconds) as well, the server answers once the version moves past `known` (a long-poll).
   view: (gameId, token, known, wait) =>
@@ -155,3 +159,18 @@ export const seats = {
     return out.sort((a, b) => (b.at || 0) - (a.at || 0));
   },
 };
+
+// A private match's join code, next to its seat token: the creator's answer shows it once, and the
+// table's invitation link carries it (in the URL's fragment, which never reaches the server's logs).
+// Kept apart from the seat, so a seat lost (an operator's reset) does not lose the invitation.
+const JOIN_KEY = (gameId) => `talon.join.${gameId}`;
+
+export const joinCodes = {
+  get(gameId) { return localStorage.getItem(JOIN_KEY(gameId)); },
+  put(gameId, code) { localStorage.setItem(JOIN_KEY(gameId), code); },
+};
+
+// A join-code-refused problem (403): the match is private and no code, or another one, was sent.
+export function joinRefused(err) {
+  return err?.status === 403 && String(err.problem?.type || "").endsWith("/join-code-refused");
+}

@@ -1,6 +1,6 @@
 // The lobby: quick play against bots (one click), your own matches to resume, a new match with any
 // option (collapsed under its game), open matches to join and running ones to watch.
-import { Api, seats as seatStore } from "./api.js";
+import { Api, seats as seatStore, joinCodes } from "./api.js";
 import { el, update } from "./dom.js";
 import { t } from "./i18n.js";
 import { prefs } from "./prefs.js";
@@ -14,7 +14,7 @@ const GAME_NAMES = Object.keys(GAMES);
 const SHOWN_RUNNING = 8;
 
 export function showLobby(root) {
-  const form = { game: "sixty-six", values: {}, touched: new Set(), seatKinds: {}, levels: BOT_LEVELS };
+  const form = { game: "sixty-six", values: {}, touched: new Set(), seatKinds: {}, levels: BOT_LEVELS, private: false };
   const regions = {
     quick: el("section", { class: "panel quick", id: "quick-play", "aria-labelledby": "quick-h" }),
     mine: el("section", { class: "panel list", id: "my-matches", "aria-labelledby": "mine-h" }),
@@ -53,7 +53,7 @@ function quickPlay(nameInput) {
     button.addEventListener("click", async () => {
       button.disabled = true;
       try {
-        await startMatch(game, {}, GAMES[game].seats({}), {}, playerName(nameInput));
+        await startMatch(game, {}, GAMES[game].seats({}), {}, playerName(nameInput), false);
       } finally { button.disabled = false; }
     });
     return button;
@@ -125,6 +125,12 @@ function createForm(form, rerender, nameInput) {
     option.timer ? (friends ? FRIEND_TIMER_S : "") : option.default,
     (value) => { form.values[option.name] = value; form.touched.add(option.name); rerender(); }, n));
 
+  // A private table: kept through a change of game, like the player's name.
+  const privateRow = el("div", { class: "private-row" },
+    el("input", { type: "checkbox", id: "private-table", name: "private", checked: form.private, "aria-describedby": "private-help",
+      onchange: (e) => { form.private = e.target.checked; } }),
+    el("label", { for: "private-table" }, t("lobby.private")),
+    el("small", { id: "private-help" }, t("lobby.privateHelp")));
   const submit = el("button", { type: "submit", class: "primary big", id: "create" }, t("lobby.create", { game: gameTitle(form.game) }));
   const formEl = el("form", { class: "create-form", onsubmit: async (e) => {
     e.preventDefault();
@@ -138,7 +144,7 @@ function createForm(form, rerender, nameInput) {
     el("span", { class: "small" }, ` — ${changed.length ? t("lobby.changes", { count: changed.length }) : t("lobby.standard")}`)), ...optionRows),
   el("details", { class: "options", id: "table-options" }, el("summary", {}, t("lobby.tableOptions"),
     el("span", { class: "small" }, ` — ${timer ? t("lobby.timerOn", { count: Number(timer) }) : t("lobby.timerOff")}`)), ...tableRows),
-  submit);
+  privateRow, submit);
   return formEl;
 }
 
@@ -180,15 +186,17 @@ async function createMatch(form, values, defaults, n, timer, name) {
     const [kind, level] = (form.seatKinds[i + 1] || "bot:basic").split(":");
     return kind === "bot" ? { kind, level } : { kind };
   });
-  await startMatch(form.game, options, n, seatSpecs, name);
+  await startMatch(form.game, options, n, seatSpecs, name, form.private);
 }
 
 // Creates the match, takes seat 0 and opens the table. `others` are the other seats (default: basic bots).
-async function startMatch(game, options, n, others, name) {
+// A private match's join code is shown once: this browser keeps it for the table's invitation link.
+async function startMatch(game, options, n, others, name, isPrivate) {
   const seatSpecs = [{ kind: "human" }, ...(Array.isArray(others) && others.length ? others : Array.from({ length: n - 1 }, () => ({ kind: "bot", level: "basic" })))];
   try {
-    const created = await Api.createGame({ game, options, seats: seatSpecs });
-    const claimed = await Api.claimSeat(created.game_id, name, 0);
+    const created = await Api.createGame({ game, options, seats: seatSpecs, ...(isPrivate ? { private: true } : {}) });
+    if (created.join_code) joinCodes.put(created.game_id, created.join_code);
+    const claimed = await Api.claimSeat(created.game_id, name, 0, created.join_code);
     seatStore.put(created.game_id, claimed.seat, claimed.token);
     location.hash = `#/g/${created.game_id}`;
   } catch (err) {

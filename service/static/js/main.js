@@ -1,6 +1,7 @@
 // Start-up and routing by the URL's fragment: "#/" is the lobby, "#/g/<game id>" a table, "#/r/<game id>"
 // a finished match's replay, "#/players/<id>" a player's profile, "#/leaderboards/<game>" a leaderboard.
-// A share link carries only the game id; the seat token stays in localStorage.
+// A share link carries only the game id; the seat token stays in localStorage. A private match's
+// invitation adds its join code: "#/g/<game id>?join=<code>" (a fragment never reaches the server).
 import { showLobby } from "./lobby.js";
 import { showProfile, showLeaderboard } from "./players.js";
 import { TableController, errorText } from "./table.js";
@@ -18,7 +19,7 @@ async function route() {
   current = null;
   clearAllNotices();
   window.scrollTo(0, 0); // a new page starts at its top (the lobby's form may have been scrolled)
-  const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})$/);
+  const match = location.hash.match(/^#\/g\/([A-Za-z0-9_-]{1,64})(?:\?(.*))?$/);
   const replay = location.hash.match(/^#\/r\/([A-Za-z0-9_-]{1,64})$/);
   const player = location.hash.match(/^#\/players\/([0-9a-f]{16})$/);
   const board = location.hash.match(/^#\/leaderboards\/([a-z-]{1,20})$/);
@@ -27,7 +28,7 @@ async function route() {
       current = new ReplayViewer(root, replay[1]);
       await current.start();
     } else if (match) {
-      current = new TableController(root, match[1]);
+      current = new TableController(root, match[1], joinCodeOf(match[2]));
       await current.start();
     } else if (player) {
       await showProfile(root, player[1]);
@@ -41,6 +42,12 @@ async function route() {
       el("a", { class: "button", href: "#/" }, t("nav.lobby"))));
     document.body.dataset.state = "error";
   }
+}
+
+// The join code of an invitation link's "?join=<code>" (the API takes 1 to 100 characters), else null.
+function joinCodeOf(query) {
+  const code = new URLSearchParams(query || "").get("join");
+  return code && code.length <= 100 ? code : null;
 }
 
 // The language picker and the settings (four-colour deck, pace) in the top bar.

@@ -57,7 +57,7 @@ export function render(ctl, regions) {
   update(regions.sheet, scoreSheet(view, ctl.rows));
   update(regions.history, history(ctl, view));
   update(regions.log, tableLog(ctl));
-  update(regions.share, share(view));
+  update(regions.share, share(ctl, view));
   placeTrick(regions.ring, view);
 }
 
@@ -441,20 +441,32 @@ function tableLog(ctl) {
     el("ol", { class: "log", id: "log", reversed: true }, ...ctl.log.slice(-40).reverse().map((line) => el("li", {}, line))));
 }
 
-function share(view) {
-  const link = `${location.origin}/#/g/${view.game_id}`;
+// A private match's open seats are taken with its join code: the link of whoever holds the code carries
+// it (an invitation); anyone else's lets others watch only.
+function share(ctl, view) {
   const open = view.players.some((p) => p.kind === "human" && !p.claimed) && view.status !== "finished";
+  const invitation = Boolean(view.private && ctl.joinCode && open);
+  const link = `${location.origin}/#/g/${view.game_id}${invitation ? `?join=${encodeURIComponent(ctl.joinCode)}` : ""}`;
+  const [title, help] = invitation ? [t("share.privateInvite"), t("share.privateHelp")]
+    : open && !view.private ? [t("share.invite"), t("share.inviteHelp")] : [t("share.title"), t("share.watchHelp")];
   const input = el("input", { id: "share-link", readonly: true, value: link, "aria-label": t("share.link") });
   input.addEventListener("focus", () => input.select());
   const copy = el("button", { type: "button", class: "secondary", id: "copy-link" }, t("share.copy"));
   copy.addEventListener("click", async () => {
     try { await navigator.clipboard.writeText(link); copy.textContent = t("share.copied"); } catch { input.select(); }
   });
-  return el("section", { class: "panel share", "aria-labelledby": "share-h" }, el("h2", { id: "share-h" }, open ? t("share.invite") : t("share.title")),
-    el("p", { class: "small" }, open ? t("share.inviteHelp") : t("share.watchHelp")),
+  return el("section", { class: "panel share", "aria-labelledby": "share-h", dataset: { invitation: String(invitation) } },
+    el("h2", { id: "share-h" }, title), el("p", { class: "small", id: "share-help" }, help),
     el("div", { class: "share-row" }, input, copy), el("a", { class: "button secondary", href: "#/" }, t("nav.lobby")),
     // Anyone, seated or watching, may watch a finished match again with every hand shown.
     view.status === "finished" && view.round ? el("a", { class: "button secondary", id: "watch-again", href: `#/r/${view.game_id}` }, t("matchEnd.replay")) : null);
+}
+
+// A private match opened without its invitation link: no seat to take, and what to do about it.
+function privateNote(view) {
+  return el("section", { class: "panel join", id: "join", "aria-labelledby": "join-h" },
+    el("h2", { id: "join-h" }, t("join.privateTitle", { game: gameTitle(view.game) })),
+    el("p", { id: "private-note" }, t("join.privateAsk")));
 }
 
 // A spectator at a match with an open seat: the first thing on the page, ready to type a name.
@@ -463,6 +475,7 @@ function joinBox(ctl, view) {
   const open = view.players.filter((p) => p.kind === "human" && !p.claimed);
   if (!open.length) return null;
   const host = view.players.find((p) => p.kind === "human" && p.claimed);
+  if (view.private && !ctl.joinCode) return privateNote(view);
   const nameInput = el("input", { id: "join-name", maxlength: "40", autocomplete: "nickname", required: true });
   nameInput.value = ctl.ui.joinName ?? ""; // a property, not markup: typing does not redraw the form
   nameInput.addEventListener("input", (e) => { ctl.ui.joinName = e.target.value; });

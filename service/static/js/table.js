@@ -7,7 +7,7 @@
 // marked, every action is told in words), and the table becomes playable again once the queue is
 // empty and the view it shows is the latest. `stage` is what the pacing shows right now of the trick,
 // the hand, the hand sizes and the calls; everything else comes from the latest view.
-import { Api, seats as seatStore, serverNow, onReach } from "./api.js";
+import { Api, seats as seatStore, joinCodes, joinRefused, serverNow, onReach } from "./api.js";
 import { LiveFeed } from "./live.js";
 import { el, announce, prefersReducedMotion, cardText } from "./dom.js";
 import { t } from "./i18n.js";
@@ -29,10 +29,12 @@ const DWELL = {
 const MOVE_MS = 260; // a card flying from its seat to the trick (none with reduced motion)
 
 export class TableController {
-  constructor(root, gameId) {
+  // `joinCode`: a private match's, from the invitation link; else the one this browser keeps for it.
+  constructor(root, gameId, joinCode = null) {
     Object.assign(this, { root, gameId });
     const stored = seatStore.get(gameId);
     this.token = stored?.token || null;
+    this.joinCode = joinCode || joinCodes.get(gameId) || null;
     this.latest = null;            // the newest view fetched
     this.processed = 0;            // the last event version shown
     this.queue = new Map();        // version -> event, waiting to be shown
@@ -563,8 +565,10 @@ export class TableController {
     if (!name) { showNotice("action", t("join.needName"), { kind: "error" }); return; }
     prefs.name = name;
     try {
-      const data = await Api.claimSeat(this.gameId, name, seat);
+      const data = await Api.claimSeat(this.gameId, name, seat, this.latest.private ? this.joinCode : undefined);
       seatStore.put(this.gameId, data.seat, data.token);
+      // A seat at a private table: the code stays, so this player's share link invites too.
+      if (data.view?.private && this.joinCode) joinCodes.put(this.gameId, this.joinCode);
       this.stop();
       const next = new TableController(this.root, this.gameId);
       window.scrollTo(0, 0);
@@ -757,6 +761,7 @@ export function errorText(err) {
   if (err.status === 409 || err.status === 412) return t("error.conflict");
   if (err.status === 422) return t("error.rule");
   if (err.status === 404) return t("error.notFound");
+  if (joinRefused(err)) return t("error.joinCodeRefused");
   if (err.status === 429) return t("error.tooMany", { count: err.problem?.retryAfter ?? 1 });
   return err.problem?.detail || err.problem?.title || err.message || t("error.unknown");
 }
