@@ -33,10 +33,17 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
     """The application on `settings`' Redis. `pool_size` bounds each Redis client's connections (the
     API: thousands of greenlets share them; a caller waits for a free one); `client`, if given, is the
     REDIS_URL client to use (a worker's own connection)."""
-    client = client if client is not None else connect(settings.redis_url, pool_size=pool_size,
-                                                       health_check_interval=30)
+    client = client if client is not None else _shared_client(settings, pool_size)
     events_client = connect(settings.events_redis_url, pool_size=pool_size, health_check_interval=30) \
         if settings.events_redis_url else client
     store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
     return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s))
+
+
+def _shared_client(settings: Settings, pool_size: int | None) -> redis.Redis:
+    client = connect(settings.redis_url, pool_size=pool_size, health_check_interval=30)
+    if not isinstance(client, redis.Redis):  # rq does not run on a Cluster (deploy/README.md)
+        raise ValueError("REDIS_URL names a Redis Cluster: the job queue needs one Redis "
+                         "(EVENTS_REDIS_URL may name a Cluster for the event store)")
+    return client
