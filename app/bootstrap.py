@@ -36,7 +36,8 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
     client = client if client is not None else _shared_client(settings, pool_size)
     events_client = connect(settings.events_redis_url, pool_size=pool_size, health_check_interval=30) \
         if settings.events_redis_url else client
-    store = EventStore(events_client, prefix=settings.key_prefix)
+    # (the store's own annotations know one Redis only, not a Cluster: typed by the next commit)
+    store = EventStore(events_client, prefix=settings.key_prefix)  # type: ignore[arg-type]
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
     return Application(settings, client, store, jobs, Matches(store, jobs, settings.bot_delay_s))
 

