@@ -28,17 +28,20 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from functools import partial
+from typing import Any, TypedDict, cast
 
 import orjson
 
-from events.audit import Finding, verify_chain
+from events.audit import Finding, FindingDict, verify_chain
 from events.codec import Codec, StoredEvent
 from app.ports import AuditedLog
 from events.store import RawEntry
 from games import table as tables
+from games.engine import OptionDict, Rules
+from games.events import Event
 from games.registry import game_names, rules_for
 
 EXPORT_FORMAT = 1
@@ -62,15 +65,67 @@ class Replay:
     rounds_scored: int = 0
     match_result: str = "not finished"  # "reproduced" | "abandoned" | "not finished"
     game: str | None = None
-    options: dict | None = None
-    deal_states: dict[int, Any] = field(default_factory=dict)  # deal number -> engine state before it
+    options: OptionDict = field(default_factory=dict)          # the match's (read once `game` is known)
+    # deal number -> engine state before it; looked up by the deal numbers a log holds, whatever they are
+    deal_states: dict[object, object] = field(default_factory=dict)
     first_pack_deals: set[int] = field(default_factory=set)   # deals dealt as before Fifty-Six 56.2
+
+
+class Head(TypedDict):
+    version: int
+    hash: str | None
+
+
+class ChainCheck(TypedDict):
+    ok: bool
+    entries: int
+
+
+class ReplayCheck(TypedDict):
+    ok: bool
+    events_reproduced: int
+    rounds_scored: int
+    match_result: str
+
+
+class CommitmentStats(TypedDict):
+    deals: int
+    revealed: int
+    pending: int
+
+
+class CommitmentCheck(CommitmentStats):
+    ok: bool
+
+
+class ConservationCheck(TypedDict):
+    ok: bool
+    deals: int
+
+
+class Checks(TypedDict):
+    chain: ChainCheck
+    replay: ReplayCheck
+    commitments: CommitmentCheck
+    conservation: ConservationCheck
+
+
+class Report(TypedDict):
+    """The audit report of one game (operator data: it may quote hidden cards)."""
+    game_id: str
+    ok: bool
+    events: int
+    head: Head
+    checks: Checks
+    first_broken: FindingDict | None
+    findings: list[FindingDict]
+    elapsed_ms: float
 
 
 # ---------------------------------------------------------------------------------------------------
 # The audit
 
-def audit_game(store: AuditedLog, game_id: str) -> dict:
+def audit_game(store: AuditedLog, game_id: str) -> Report:
     """The audit report of one game in this store. Raises NotFound."""
     entries = list(store.iter_raw_entries(game_id))
     if not entries:
@@ -79,7 +134,7 @@ def audit_game(store: AuditedLog, game_id: str) -> dict:
 
 
 def audit_entries(game_id: str, entries: list[RawEntry], head: tuple[int, str] | None,
-                  codec: Codec | None = None) -> dict:
+                  codec: Codec | None = None) -> Report:
     started = time.perf_counter()
     codec = codec or Codec()
     chain = verify_chain(game_id, entries, head, max_findings=MAX_FINDINGS)
@@ -113,7 +168,8 @@ def audit_entries(game_id: str, entries: list[RawEntry], head: tuple[int, str] |
 
 
 def _decode(entries: list[RawEntry], codec: Codec) -> tuple[list[StoredEvent], list[Finding]]:
-    events, findings = [], []
+    events: list[StoredEvent] = []
+    findings: list[Finding] = []
     for entry in entries:
         try:
             events.append(codec.decode(entry.version, entry.payload, entry.hash, entry.prev_hash))
@@ -123,8 +179,11 @@ def _decode(entries: list[RawEntry], codec: Codec) -> tuple[list[StoredEvent], l
     return events, findings
 
 
-def _plain(event: StoredEvent) -> dict:
-    return {"type": event.type, "actor": event.actor, "data": event.data}
+def _plain(event: StoredEvent) -> Event:
+    # The event as the table folds and decides events. A game's actor is a seat or None (the system);
+    # a text actor, which the store takes for other aggregates and only a tampered log holds here, is
+    # kept as it is: it then matches no decision, and the finding quotes it.
+    return cast(Event, {"type": event.type, "actor": event.actor, "data": event.data})
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -153,7 +212,7 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
     plain = [_plain(e) for e in events]
     i, before_last = 1, table
     while i < len(events):
-        best: tuple[int, list[dict], str] = (-1, [], "")
+        best: tuple[int, list[Event], str] = (-1, [], "")
         matched = None
         for label, candidate in _candidates(table, before_last, plain, i):
             if not candidate:
@@ -192,12 +251,13 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
 FIRST_PACK_DEAL = "the system's deal as dealt before Fifty-Six 56.2"
 
 
-def _candidates(table: tables.Table, before_last: tables.Table, events: list[dict], i: int) -> Iterator[tuple[str, list[dict]]]:
+def _candidates(table: tables.Table, before_last: tables.Table, events: list[Event], i: int) -> Iterator[tuple[str, list[Event]]]:
     """Every decision that could have produced the events from `i` on, each as (label, its events)."""
     event = events[i]
-    kind, data = event["type"], event["data"] if isinstance(event["data"], dict) else {}
+    kind = event["type"]
+    data: Mapping[str, object] = event["data"] if isinstance(event["data"], dict) else {}
 
-    def attempt(label: str, decide) -> Iterator[tuple[str, list[dict]]]:
+    def attempt(label: str, decide: Callable[[], list[Event]]) -> Iterator[tuple[str, list[Event]]]:
         try:
             produced = decide()
         except Exception:  # noqa: BLE001 - a decision the rules refuse is simply not a candidate
@@ -215,35 +275,43 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[dic
         yield from attempt(FIRST_PACK_DEAL, lambda: tables.first_pack_deal(table))
     if table.status == "active":
         rules = table.rules
-        for seat in rules.to_act(table.state):
-            for action in rules.legal_actions(table.state, seat):
-                yield from attempt(f"seat {seat}: {action}", lambda s=seat, a=action: tables.act(table, s, a))
-    seat = data.get("seat")
-    if kind == "seat_claimed":
-        # A rematch's reserved seat was claimed with its player's token of the match before, which the
-        # log does not hold: the audit accepts the claim as it accepts any token's hash.
+        for mover in rules.to_act(table.state):
+            for action in rules.legal_actions(table.state, mover):
+                yield from attempt(f"seat {mover}: {action}", partial(tables.act, table, mover, action))
+    # The logged event's own fields. A seat that is not a number (or None, for a claim) is no seat the
+    # rules would take: it is not a candidate, as when the rules refuse it.
+    seat, idle_s = data.get("seat"), data.get("idle_s")
+    player_id = data.get("player_id")
+    if kind == "seat_claimed" and (seat is None or isinstance(seat, int)):
+        # The claim is decided again with the name and token hash as logged, whatever they hold: a claim
+        # only copies them into its event, and the replay checks where and when seats were claimed. A
+        # rematch's reserved seat was claimed with its player's token of the match before, which the log
+        # does not hold: the audit accepts the claim as it accepts any token's hash.
+        name, token_hash = cast(str, data.get("name")), cast(str, data.get("token_hash"))
         yield from attempt("a seat claim", lambda: tables.claim_seat(
-            table, seat, data.get("name"), data.get("token_hash"), reserved_ok=True,
-            player_id=data.get("player_id"))[:1])
-    elif kind == "seat_resumed":
-        yield from attempt("a player's seat resume", lambda: tables.resume_seat(
-            table, seat, data.get("player_id"), data.get("token_hash")))
-    elif kind == "seat_reset":
+            table, seat, name, token_hash, reserved_ok=True,
+            player_id=player_id if isinstance(player_id, str) else None)[:1])
+    elif kind == "seat_resumed" and isinstance(seat, int) and isinstance(player_id, str):
+        resumed_hash = cast(str, data.get("token_hash"))
+        yield from attempt("a player's seat resume", lambda: tables.resume_seat(table, seat, player_id, resumed_hash))
+    elif kind == "seat_reset" and isinstance(seat, int):
         yield from attempt("an operator's seat reset", lambda: tables.reset_seat(table, seat))
-    elif kind == "match_abandoned" and isinstance(data.get("idle_s"), int):
-        yield from attempt("the sweeper or an operator closing the match", lambda: tables.abandon(table, data["idle_s"], data.get("by")))
+    elif kind == "match_abandoned" and isinstance(idle_s, int):
+        by = data.get("by")
+        yield from attempt("the sweeper or an operator closing the match",
+                           lambda: tables.abandon(table, idle_s, by if isinstance(by, str) else None))
     elif kind == "turn_timed_out" and isinstance(seat, int) and 0 <= seat < len(table.seats):
         # Follows the move the stand-in bot made for the seat: the count is the seat's timeouts before it.
         previous = events[i - 1]
         if previous.get("actor") == seat and table.seats[seat].kind == "human":
             consecutive = before_last.seats[seat].timeouts + 1
-            produced = [{"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}}]
+            produced: list[Event] = [{"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}}]
             if consecutive >= table.takeover_after:
                 produced.append({"type": "seat_taken_over", "actor": None, "data": {"seat": seat}})
             yield "a turn timeout", produced
 
 
-def _common_prefix(candidate: list[dict], actual: list[dict]) -> int:
+def _common_prefix(candidate: Sequence[Event], actual: Sequence[Event]) -> int:
     k = 0
     for expected, stored in zip(candidate, actual):
         if expected != stored:
@@ -252,7 +320,7 @@ def _common_prefix(candidate: list[dict], actual: list[dict]) -> int:
     return k
 
 
-def _mismatch(events: list[StoredEvent], i: int, k: int, candidate: list[dict], label: str) -> Finding:
+def _mismatch(events: list[StoredEvent], i: int, k: int, candidate: list[Event], label: str) -> Finding:
     if k < 0:
         at = events[i]
         return Finding(at.version, "replay", f"event {at.version} (`{at.type}`) cannot follow event "
@@ -269,7 +337,7 @@ def _mismatch(events: list[StoredEvent], i: int, k: int, candidate: list[dict], 
                                          + _diff(_plain(at), expected))
 
 
-def _diff(stored: dict, expected: dict) -> str:
+def _diff(stored: Event, expected: Event) -> str:
     if stored["type"] != expected["type"]:
         return f"it is `{stored['type']}`, the replay gives `{expected['type']}` ({_short(expected['data'])})"
     if stored["actor"] != expected["actor"]:
@@ -293,11 +361,12 @@ def commitment_of(salt: str, deck: list[str]) -> str:
     return tables.deal_commitment(salt, deck)
 
 
-def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Finding], dict]:
+def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Finding], CommitmentStats]:
     findings: list[Finding] = []
-    committed: dict[int, tuple[int, str]] = {}   # deal -> (version, commitment)
-    revealed: dict[int, int] = {}                 # deal -> version
-    dealt_at: dict[int, StoredEvent] = {}
+    # Keyed by the deal numbers as logged: a tampered log may hold any value there (None when absent).
+    committed: dict[object, tuple[int, object]] = {}   # deal -> (version, commitment)
+    revealed: dict[object, int] = {}                    # deal -> version
+    dealt_at: dict[object, StoredEvent] = {}
     deals = 0
     for n, event in enumerate(events):
         if event.type == "deal_committed":
@@ -322,7 +391,7 @@ def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Findin
     return findings, {"deals": deals, "revealed": len(revealed), "pending": pending}
 
 
-def _check_reveal(event: StoredEvent, committed: tuple[int, str] | None, dealt: StoredEvent | None,
+def _check_reveal(event: StoredEvent, committed: tuple[int, object] | None, dealt: StoredEvent | None,
                   replay: Replay) -> list[Finding]:
     deal, deck, salt = event.data.get("deal"), event.data.get("deck"), event.data.get("salt")
     v = event.version
@@ -331,9 +400,12 @@ def _check_reveal(event: StoredEvent, committed: tuple[int, str] | None, dealt: 
     if not isinstance(deck, list) or not isinstance(salt, str):
         return [Finding(v, "commitment", f"event {v} reveals deal {deal} without a deck and a salt")]
     actual = commitment_of(salt, [str(c) for c in deck])
-    if actual != committed[1]:
+    committed_at, commitment = committed
+    if actual != commitment:
+        # A commitment is 64 hex digits; a tampered log's may be any value, quoted as JSON.
+        shown = commitment if isinstance(commitment, str) else _short(commitment)
         return [Finding(v, "commitment", f"deal {deal}: the deck and salt revealed at event {v} hash to "
-                                         f"{actual[:16]}..., but event {committed[0]} committed to {committed[1][:16]}...")]
+                                         f"{actual[:16]}..., but event {committed_at} committed to {shown[:16]}...")]
     state = replay.deal_states.get(deal)
     if dealt is not None and state is not None and replay.game is not None:
         rules = rules_for(replay.game)
@@ -349,10 +421,11 @@ def _check_reveal(event: StoredEvent, committed: tuple[int, str] | None, dealt: 
     return []
 
 
-def verify_commitments(public_events: Iterable[dict]) -> list[str]:
+def verify_commitments(public_events: Iterable[Mapping[str, Any]]) -> list[str]:
     """What a player can check alone, from the public event log (GET /v1/games/{id}/events): every
     revealed deal hashes to its earlier commitment. Returns the problems found ([] = all good)."""
-    problems, committed = [], {}
+    problems: list[str] = []
+    committed: dict[object, object] = {}  # deal -> commitment, as the log says
     for event in public_events:
         data = event["data"]
         if event["type"] == "deal_committed":
@@ -372,11 +445,13 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
     if replay.game is None:
         return [], 0
     rules = rules_for(replay.game)
-    first = pack = Counter(rules.deck(replay.options))
+    # Cards as logged: a tampered log may hold any value where a card belongs.
+    first: Counter[object] = Counter(rules.deck(replay.options))
+    pack = first
     findings: list[Finding] = []
     deals = 0
-    played: Counter = Counter()
-    trick: list[dict] = []
+    played: Counter[object] = Counter()
+    trick: list[dict[str, object]] = []
 
     def found(version: int, detail: str) -> None:
         if len(findings) < MAX_FINDINGS:
@@ -416,7 +491,7 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
     return findings, deals
 
 
-def _revealed_pack(rules, replay: Replay, deal: Any, deck: Counter) -> Counter:
+def _revealed_pack(rules: Rules[Any], replay: Replay, deal: object, deck: Counter[str]) -> Counter[str]:
     """The pack deal `deal`'s revealed deck must be: that of the players at the deal, or the first pack
     for a deal dealt as before Fifty-Six 56.2. Where the replay did not reach the deal, any pack of the
     game will do (the replay reports the departure)."""
@@ -443,11 +518,12 @@ def export_lines(store: AuditedLog, game_id: str) -> Iterator[str]:
         yield orjson.dumps(entry.to_dict()).decode()
 
 
-def read_export(lines: Iterable[str | bytes]) -> tuple[dict, list[RawEntry]]:
+def read_export(lines: Iterable[str | bytes]) -> tuple[dict[str, Any], list[RawEntry]]:
     rows = [orjson.loads(line) for line in lines if line.strip()]
     if not rows or not isinstance(rows[0], dict) or rows[0].get("talon_export") != EXPORT_FORMAT:
         raise BadExport("not a Talon export: the first line must be its header")
-    header, entries = rows[0], []
+    header: dict[str, Any] = rows[0]
+    entries: list[RawEntry] = []
     for n, row in enumerate(rows[1:], start=2):
         try:
             entries.append(RawEntry(int(row["v"]), row["e"], row.get("p"), row.get("h")))
@@ -460,6 +536,8 @@ def import_lines(store: AuditedLog, lines: Iterable[str | bytes], force: bool = 
     """Writes an export into this store; refuses a broken chain unless `force` (forensics)."""
     header, entries = read_export(lines)
     game_id = header.get("game_id")
+    if not isinstance(game_id, str):
+        raise BadExport("not a Talon export: its header names no game")
     head = header.get("head")
     chain = verify_chain(game_id, entries, (head["version"], head["hash"]) if head else None)
     if not chain.ok and not force:

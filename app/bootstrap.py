@@ -43,14 +43,22 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
     """The application on `settings`' Redis. `pool_size` bounds each Redis client's connections (the
     API: thousands of greenlets share them; a caller waits for a free one); `client`, if given, is the
     REDIS_URL client to use (a worker's own connection)."""
-    client = client if client is not None else connect(settings.redis_url, pool_size=pool_size,
-                                                       health_check_interval=30)
+    client = client if client is not None else _shared_client(settings, pool_size)
     events_client = connect(settings.events_redis_url, pool_size=pool_size, health_check_interval=30) \
         if settings.events_redis_url else client
-    store = EventStore(events_client, prefix=settings.key_prefix)
+    # (the store's own annotations know one Redis only, not a Cluster: typed by the next commit)
+    store = EventStore(events_client, prefix=settings.key_prefix)  # type: ignore[arg-type]
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
     matches = Matches(store, jobs, settings.bot_delay_s, bot_think_s=settings.bot_think_s)
     projections = Projections(store, RedisProjectionStore(client, settings.key_prefix))
     players = Players(RedisPlayerStore(client, settings.key_prefix), matches, projections)
     return Application(settings, client, store, jobs, matches, Rematches(matches), Replays(matches), projections,
                        players)
+
+
+def _shared_client(settings: Settings, pool_size: int | None) -> redis.Redis:
+    client = connect(settings.redis_url, pool_size=pool_size, health_check_interval=30)
+    if not isinstance(client, redis.Redis):  # rq does not run on a Cluster (deploy/README.md)
+        raise ValueError("REDIS_URL names a Redis Cluster: the job queue needs one Redis "
+                         "(EVENTS_REDIS_URL may name a Cluster for the event store)")
+    return client

@@ -10,7 +10,7 @@ from __future__ import annotations
 import contextvars
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 
 import orjson
 
@@ -27,10 +27,10 @@ EXTRA_FIELDS = ("method", "route", "path", "status", "duration_ms", "versions", 
 SECRET_SHAPES = re.compile(r"(?i)(bearer\s+)\S+|\b[A-Za-z0-9_-]{1,64}\.[A-Za-z0-9_-]{32,}\b")
 
 # More context for every line, e.g. the rq job being run (the worker adds it: service/observability.py).
-_providers: list[Callable[[], dict]] = []
+_providers: list[Callable[[], Mapping[str, object]]] = []
 
 
-def add_context(provider: Callable[[], dict]) -> None:
+def add_context(provider: Callable[[], Mapping[str, object]]) -> None:
     if provider not in _providers:
         _providers.append(provider)
 
@@ -39,8 +39,8 @@ def redact(text: str) -> str:
     return SECRET_SHAPES.sub(lambda m: (m.group(1) or "") + "[redacted]", text)
 
 
-def _context() -> dict:
-    context = {"request_id": request_id.get(), "game_id": game_id.get(), "seat": seat.get()}
+def _context() -> dict[str, object]:
+    context: dict[str, object] = {"request_id": request_id.get(), "game_id": game_id.get(), "seat": seat.get()}
     for provider in _providers:
         context.update(provider())
     return context
@@ -48,7 +48,7 @@ def _context() -> dict:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry = {"ts": format_at(int(record.created), int(record.msecs)), "level": record.levelname,
+        entry: dict[str, object] = {"ts": format_at(int(record.created), int(record.msecs)), "level": record.levelname,
                  "logger": record.name, "msg": redact(record.getMessage())}
         context = _context()
         for name in CONTEXT_FIELDS:
@@ -65,7 +65,7 @@ class JsonFormatter(logging.Formatter):
 
 
 class TextFormatter(logging.Formatter):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__("%(asctime)s %(levelname)s %(name)s: %(message)s")
 
     def format(self, record: logging.LogRecord) -> str:

@@ -14,8 +14,9 @@ import functools
 import logging
 import sys
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
+from typing import Any, TextIO
 
 from prometheus_client import REGISTRY, CollectorRegistry, Counter, Histogram, generate_latest
 from prometheus_client.core import GaugeMetricFamily
@@ -38,9 +39,12 @@ BOT_DECISION = Histogram("talon_bot_decision_seconds", "Time a bot takes to choo
 _installed = False
 
 
-def _observe_append(game_id: str, events: Sequence[dict], result, refused) -> None:
+def _observe_append(game_id: str, events: Sequence[Mapping[str, Any]], result: event_store.AppendResult | None,
+                    refused: Exception | None) -> None:
     if refused is not None:
         (APPEND_CONFLICTS if isinstance(refused, event_store.VersionConflict) else IDEMPOTENCY_MISMATCHES).inc()
+        return
+    if result is None:  # the store tells its observers a result or a refusal, never neither
         return
     if result.replayed:
         IDEMPOTENT_REPLAYS.inc()
@@ -53,7 +57,7 @@ def _observe_append(game_id: str, events: Sequence[dict], result, refused) -> No
 
 
 @functools.lru_cache(maxsize=256)
-def _appended(event_type: str):
+def _appended(event_type: str) -> Counter:
     """The append counter of one event type (prometheus_client looks labels up under a lock)."""
     return EVENTS_APPENDED.labels(event_type)
 
@@ -78,10 +82,10 @@ def bot_decision(game: str) -> Iterator[None]:
 class QueueCollector:
     """The job queue's jobs by state, asked of the queue when scraped."""
 
-    def __init__(self, depths: Callable[[], dict[str, int]], queue_name: str):
+    def __init__(self, depths: Callable[[], dict[str, int]], queue_name: str) -> None:
         self.depths, self.queue_name = depths, queue_name
 
-    def collect(self):
+    def collect(self) -> Iterator[GaugeMetricFamily]:
         depth = GaugeMetricFamily("talon_queue_jobs", "Jobs of the job queue by state", labels=["queue", "state"])
         up = GaugeMetricFamily("talon_queue_up", "1 if the queue's registries could be read from Redis")
         try:
@@ -113,7 +117,7 @@ def metrics_text(settings: Settings, queue_collector: QueueCollector | None) -> 
     return body
 
 
-def configure_logging(settings: Settings, stream=None) -> logging.Handler:
+def configure_logging(settings: Settings, stream: TextIO | None = None) -> logging.Handler:
     """One handler on the root logger (JSON unless log_format is "text"); calling it again changes nothing."""
     root = logging.getLogger()
     for handler in root.handlers:

@@ -21,11 +21,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from events.chain import entry_hash, genesis_hash
 from events.store import RawEntry
 
-__all__ = ["ChainReport", "Finding", "entry_hash", "genesis_hash", "verify_chain"]
+__all__ = ["ChainReport", "Finding", "FindingDict", "entry_hash", "genesis_hash", "verify_chain"]
+
+
+class FindingDict(TypedDict):
+    version: int | None
+    check: str
+    detail: str
 
 
 @dataclass(frozen=True)
@@ -35,7 +42,7 @@ class Finding:
     check: str      # "chain" | "commitment" | "replay" | "conservation"
     detail: str
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> FindingDict:
         return {"version": self.version, "check": self.check, "detail": self.detail}
 
 

@@ -31,10 +31,12 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import orjson
 
-Upcaster = Callable[[dict], dict]
+# An event as written under some schema, {"type", "actor", "data"}, to the same one schema step later.
+Upcaster = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -42,14 +44,14 @@ class StoredEvent:
     version: int
     type: str
     actor: int | str | None
-    data: dict
+    data: dict[str, Any]
     at: str
     # The hash chain (events/audit.py): this entry's hash and the one before it, as stored. Not part
     # of equality: two reads of one event are equal whether or not the reader asked for hashes.
     hash: str | None = field(default=None, compare=False)
     prev_hash: str | None = field(default=None, compare=False)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         return {"version": self.version, "type": self.type, "at": self.at,
                 "actor": self.actor, "data": self.data}
 
@@ -93,7 +95,7 @@ def normalize_at(at: str) -> tuple[str, int]:
     return iso, int(moment.timestamp() * 1000)
 
 
-def check_event(event: Mapping) -> None:
+def check_event(event: Mapping[str, Any]) -> None:
     """Rejects what `decide` never produces, before anything reaches Redis."""
     if not isinstance(event, Mapping):
         raise ValueError(f"an event is a dict: {event!r}")
@@ -113,8 +115,9 @@ NEWEST_DICTIONARY = 1
 _ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a dictionary's number is one base-36 digit
 
 
+# zlib's compressor and decompressor types have no name at run time: these are typeshed's, for mypy only.
 @lru_cache(maxsize=None)
-def _primed(dictionary: int) -> tuple:
+def _primed(dictionary: int) -> tuple["zlib._Compress", "zlib._Decompress"]:
     """A compressor and a decompressor that have read the dictionary; each use works on a copy,
     which is far cheaper than reading the dictionary again."""
     zdict = (_ZDICT_DIR / f"{dictionary}.bin").read_bytes()
@@ -156,7 +159,7 @@ class Codec:
     def schema(self, event_type: str) -> int:
         return self._newest.get(event_type, 1)
 
-    def encode(self, event: Mapping, at: str) -> bytes:
+    def encode(self, event: Mapping[str, Any], at: str) -> bytes:
         check_event(event)
         plain = orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
                               "a": event.get("actor"), "d": event.get("data", {}), "at": at})
@@ -169,7 +172,7 @@ class Codec:
         return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"],
                            hash=hash, prev_hash=prev_hash)
 
-    def _upcast(self, event: dict, schema: int) -> dict:
+    def _upcast(self, event: dict[str, Any], schema: int) -> dict[str, Any]:
         # Steps are keyed by the type as written, so an upcaster may also rename the type.
         event_type = event["type"]
         while (step := self._upcasters.get((event_type, schema))) is not None:

@@ -11,6 +11,7 @@ A Cluster has no databases, so a path (`/0`) is refused there rather than silent
 """
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import redis
@@ -19,7 +20,7 @@ from redis.cluster import ClusterNode, RedisCluster
 CLUSTER_SCHEME = "redis+cluster://"
 
 
-def is_cluster(client) -> bool:
+def is_cluster(client: object) -> bool:
     return isinstance(client, RedisCluster)
 
 
@@ -31,7 +32,7 @@ def is_cluster_url(url: str) -> bool:
 POOL_WAIT_S = 5.0
 
 
-def connect(url: str, pool_size: int | None = None, **options) -> redis.Redis | RedisCluster:
+def connect(url: str, pool_size: int | None = None, **options: Any) -> redis.Redis | RedisCluster:
     """A client for `url`; `options` go to the client (e.g. health_check_interval).
 
     `pool_size`: at most this many connections at once (per node of a Cluster); on one Redis a caller

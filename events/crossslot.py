@@ -21,11 +21,17 @@ import secrets
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, cast
 
 import orjson
+import redis
+from redis.cluster import RedisCluster
 
 from events.codec import unpack
 from events.keys import LOBBY_STATUSES, Keys
+
+if TYPE_CHECKING:  # events.store builds on this module: its entry types are named for the type checker only
+    from events.store import FeedEntry, RawEntry
 
 FEED_MAXLEN = 1_000_000
 # An intent younger than this may belong to an append still on its way: the sweeper leaves it alone.
@@ -51,7 +57,7 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def unique(entries: Iterable, seen: set | None = None) -> list:
+def unique(entries: Iterable[FeedEntry], seen: set[tuple[str, int]] | None = None) -> list[FeedEntry]:
     """Feed entries without repeats of a (game, version) already in `seen` (updated in place)."""
     seen = set() if seen is None else seen
     kept = []
@@ -67,7 +73,8 @@ class CrossSlotWrites:
     """Writes and repairs the cross-slot part of appends for one event store: its client, its key
     names, and how to read back a game's raw entries and meta (for a repair)."""
 
-    def __init__(self, client, keys: Keys, raw_entries: Callable[..., list], meta: Callable[[str], dict]):
+    def __init__(self, client: redis.Redis | RedisCluster, keys: Keys, raw_entries: Callable[..., list[RawEntry]],
+                 meta: Callable[[str], dict[str, str]]) -> None:
         self.client, self.keys = client, keys
         self.raw_entries, self.meta = raw_entries, meta
         self.pending_key = keys.pending
@@ -112,8 +119,9 @@ class CrossSlotWrites:
     def repair(self, now_ms: int | None = None, grace_s: float = REPAIR_GRACE_S, limit: int = 1000) -> int:
         """Completes intents older than `grace_s` from what is stored; returns how many."""
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
-        members = self.client.zrangebyscore(self.pending_key, "-inf", now_ms - int(grace_s * 1000),
-                                            start=0, num=limit)
+        # redis-py gives one type to the answers with and without scores: without `withscores`, members only.
+        members = cast(list[bytes | str], self.client.zrangebyscore(self.pending_key, "-inf",
+                                                                   now_ms - int(grace_s * 1000), start=0, num=limit))
         for member in members:
             self._repair_one(Intent.parse(member))
         return len(members)

@@ -17,9 +17,10 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar, cast
 
-from events.store import AppendResult, Loaded, StoredEvent, Throttle
+from events.codec import StoredEvent
+from events.store import AppendResult, Loaded, Throttle
 
 DEFAULT_CACHE_SIZE = 1024
 
@@ -40,42 +41,44 @@ class AggregateStore(Protocol):
                meta: Mapping[str, str] | None = None, snapshot: tuple[str, dict] | None = None,
                throttle: Throttle | None = None) -> AppendResult:
         ...
+S = TypeVar("S")                                # the aggregate's state
+E = TypeVar("E", bound=Mapping[str, Any])       # its events as the fold takes them: {"type", "actor", "data"}
 
 
 @dataclass(frozen=True)
-class Folding:
+class Folding(Generic[S, E]):
     """How to rebuild one kind of aggregate from its events."""
-    evolve: Callable[[Any, dict], Any]          # (state or None, event dict) -> state
-    dump: Callable[[Any], dict]                 # state -> JSON-able dict (snapshots)
-    load: Callable[[dict], Any]                 # dict -> state
-    version_of: Callable[[Any], int]            # the state's last folded version
-    is_snapshot_point: Callable[[dict], bool]   # take a snapshot after this event?
-    engine_version: str                         # snapshots from other code versions are ignored
+    evolve: Callable[[S | None, E], S]              # (state or None, event dict) -> state
+    dump: Callable[[S], dict[str, Any]]             # state -> JSON-able dict (snapshots)
+    load: Callable[[dict[str, Any]], S]             # dict -> state
+    version_of: Callable[[S], int]                  # the state's last folded version
+    is_snapshot_point: Callable[[E], bool]          # take a snapshot after this event?
+    engine_version: str                             # snapshots from other code versions are ignored
 
 
 @dataclass(frozen=True)
-class _Known:
-    state: Any
+class _Known(Generic[S]):
+    state: S
     version: int
     hash: str
 
 
-class _Recent:
+class _Recent(Generic[S]):
     """A thread-safe LRU of the latest known state per aggregate id."""
 
-    def __init__(self, size: int):
+    def __init__(self, size: int) -> None:
         self.size = size
-        self._items: OrderedDict[str, _Known] = OrderedDict()
+        self._items: OrderedDict[str, _Known[S]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: str) -> _Known | None:
+    def get(self, key: str) -> _Known[S] | None:
         with self._lock:
             item = self._items.get(key)
             if item is not None:
                 self._items.move_to_end(key)
             return item
 
-    def put(self, key: str, item: _Known) -> None:
+    def put(self, key: str, item: _Known[S]) -> None:
         if self.size <= 0:
             return
         with self._lock:
@@ -88,30 +91,31 @@ class _Recent:
                 self._items.popitem(last=False)
 
 
-class Repository:
-    def __init__(self, store: AggregateStore, folding: Folding, cache_size: int = DEFAULT_CACHE_SIZE):
+class Repository(Generic[S, E]):
+    def __init__(self, store: AggregateStore, folding: Folding[S, E], cache_size: int = DEFAULT_CACHE_SIZE) -> None:
         self.store = store
         self.folding = folding
-        self._recent = _Recent(cache_size)
+        self._recent: _Recent[S] = _Recent(cache_size)
 
-    def get(self, aggregate_id: str) -> Any:
+    def get(self, aggregate_id: str) -> S:
         """The current state: the state held from the last load or save plus the events after it, or else
         the latest valid snapshot plus the events after it."""
         held = self._recent.get(aggregate_id)
         known = (held.version, held.hash) if held is not None else None
         loaded = self.store.load_since(aggregate_id, self.folding.engine_version, known)
-        if loaded.known:
+        if loaded.known and held is not None:  # the store answers `known` only to a caller that held a state
             state = self.fold(held.state, loaded.events)
+        elif loaded.snapshot is not None:
+            state = self.fold(self.folding.load(loaded.snapshot.state), loaded.events)
+        elif loaded.events:
+            state = self.fold(self.folding.evolve(None, self._event(loaded.events[0])), loaded.events[1:])
         else:
-            if loaded.snapshot is None and not loaded.events:
-                raise UnknownAggregate(aggregate_id)
-            state = self.folding.load(loaded.snapshot.state) if loaded.snapshot is not None else None
-            state = self.fold(state, loaded.events)
+            raise UnknownAggregate(aggregate_id)
         if loaded.head is not None and loaded.head[0] == self.folding.version_of(state):
             self._remember(aggregate_id, state, loaded.head[1])
         return state
 
-    def held(self, aggregate_id: str) -> Any | None:
+    def held(self, aggregate_id: str) -> S | None:
         """The state this repository loaded or saved last for the id, without asking the store: it may
         be behind. Only for a caller whose append states the version it decided on (a stale state then
         fails the append's version check and nothing is written)."""
@@ -130,37 +134,48 @@ class Repository:
         state = self.fold(held.state, events)
         self._remember(aggregate_id, state, events[-1].hash)
 
-    def fold(self, state: Any, events: Sequence[StoredEvent]) -> Any:
+    def fold(self, state: S, events: Sequence[StoredEvent]) -> S:
         for event in events:
-            state = self.folding.evolve(state, _as_event(event))
+            state = self.folding.evolve(state, self._event(event))
         return state
 
-    def save(self, aggregate_id: str, state: Any, new_events: list[dict], *,
+    @staticmethod
+    def _event(stored: StoredEvent) -> E:
+        # The store gives back what was appended, the folding's own events, as JSON: only the folding
+        # knows their record type.
+        return cast(E, _as_event(stored))
+
+    def save(self, aggregate_id: str, state: S | None, new_events: Sequence[E], *,
              idempotency_key: str | None = None, fingerprint: str | None = None,
-             meta: Mapping[str, str] | Callable[[Any], Mapping[str, str] | None] | None = None,
-             throttle: Throttle | None = None) -> tuple[Any, AppendResult]:
+             meta: Mapping[str, str] | Callable[[S], Mapping[str, str] | None] | None = None,
+             throttle: Throttle | None = None) -> tuple[S, AppendResult]:
         """Append events decided on `state`; returns the state after them. Raises VersionConflict.
 
         `meta` (fields of the aggregate's meta hash, written in the same append) may be a function of
         the state after the events: the events are folded once, before the append, for both."""
+        if not new_events:
+            raise ValueError("nothing to append")  # as the store would answer, before folding nothing
         expected = self.folding.version_of(state) if state is not None else 0
-        snapshot_due = False
-        for event in new_events:
-            state = self.folding.evolve(state, event)
+        after = self.folding.evolve(state, new_events[0])
+        snapshot_due = self.folding.is_snapshot_point(new_events[0])
+        for event in new_events[1:]:
+            after = self.folding.evolve(after, event)
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
-        fields = meta(state) if callable(meta) else meta
-        snapshot = (self.folding.engine_version, self.folding.dump(state)) if snapshot_due else None
-        result = self.store.append(aggregate_id, new_events, expected, idempotency_key=idempotency_key,
-                                   fingerprint=fingerprint, meta=fields, snapshot=snapshot, throttle=throttle)
+        fields = meta(after) if callable(meta) else meta
+        snapshot = (self.folding.engine_version, self.folding.dump(after)) if snapshot_due else None
+        # (the store's own annotations ask for dicts, not any mapping: typed by the next commit)
+        result = self.store.append(aggregate_id, new_events, expected,  # type: ignore[arg-type]
+                                   idempotency_key=idempotency_key, fingerprint=fingerprint, meta=fields,
+                                   snapshot=snapshot, throttle=throttle)
         if result.replayed:
             return self.get(aggregate_id), result
-        self._remember(aggregate_id, state, result.head_hash)
-        return state, result
+        self._remember(aggregate_id, after, result.head_hash)
+        return after, result
 
-    def _remember(self, aggregate_id: str, state: Any, head_hash: str | None) -> None:
+    def _remember(self, aggregate_id: str, state: S, head_hash: str | None) -> None:
         if head_hash is not None:
             self._recent.put(aggregate_id, _Known(state, self.folding.version_of(state), head_hash))
 
 
-def _as_event(stored: StoredEvent) -> dict:
+def _as_event(stored: StoredEvent) -> dict[str, Any]:
     return {"type": stored.type, "actor": stored.actor, "data": stored.data}

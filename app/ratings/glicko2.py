@@ -39,7 +39,7 @@ class Rating:
     deviation: float = NEW_DEVIATION
     volatility: float = NEW_VOLATILITY
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         for name in ("rating", "deviation", "volatility"):
             if not math.isfinite(getattr(self, name)):
                 raise ValueError(f"{name} must be a finite number, not {getattr(self, name)!r}")

@@ -25,9 +25,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Mapping, Sequence, TypedDict
 
 from app.ratings.glicko2 import NEW_PLAYER, Rating, rate_weighted
+from games.events import Side
 
 BOT_PREFIX = "bot:"           # a bot level's participant id: bot:random, bot:basic, bot:expert
 TAKEOVER_LIMIT = 0.5          # a seat with a larger share of stand-in moves is not the human's result
@@ -53,7 +54,7 @@ class Match:
     winner: int | None               # index of the winning side; None for an abandoned match
     abandoned: bool = False
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         _check(self)
 
 
@@ -65,7 +66,7 @@ def bot_participant(level: str) -> str:
     return BOT_PREFIX + level
 
 
-def match_from_standing(game: str, participants: Sequence[str], standing: Sequence[Mapping],
+def match_from_standing(game: str, participants: Sequence[str], standing: Sequence[Side],
                         winner: Sequence[int] | None, taken_over_share: Sequence[float] = (),
                         abandoned: bool = False) -> Match:
     """The Match of a finished game, from what its `match_ended` event (or the view) says.
@@ -118,7 +119,13 @@ def eligible(rating: Rating, matches_played: int) -> bool:
     return matches_played >= LEADERBOARD_MIN_MATCHES and rating.deviation <= LEADERBOARD_MAX_DEVIATION
 
 
-def display(rating: Rating) -> dict:
+class Displayed(TypedDict):
+    rating: int
+    deviation: int
+    volatility: float
+
+
+def display(rating: Rating) -> Displayed:
     """The rating as people see it (whole points). Only for display: never store what this returns."""
     return {"rating": round(rating.rating), "deviation": round(rating.deviation),
             "volatility": round(rating.volatility, 4)}
