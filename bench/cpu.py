@@ -7,9 +7,9 @@ a throughput ratio: on two shared cores, actions per second follow the CPU one a
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Callable
 
 import redis
 
@@ -60,7 +60,7 @@ class CpuUse:
     def per_action_ms(self, actions: int) -> dict[str, float]:
         return {name: 1000 * s / max(1, actions) for name, s in self.seconds.items()}
 
-    def add(self, other: "CpuUse") -> None:
+    def add(self, other: CpuUse) -> None:
         for name, s in other.seconds.items():
             self.seconds[name] = self.seconds.get(name, 0.0) + s
 

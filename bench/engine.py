@@ -6,10 +6,10 @@ import statistics
 import time
 from dataclasses import dataclass
 
+from app.matches import TABLE_FOLDING
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from app.matches import TABLE_FOLDING
 
 # (label, game, options, seats) of the matches measured: each game's longest usual form.
 GAMES = [("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),

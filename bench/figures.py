@@ -17,11 +17,11 @@ from dataclasses import dataclass, field
 import redis
 import requests
 
+from app.matches import TABLE_FOLDING
 from bench.stack import Stack
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from app.matches import TABLE_FOLDING
 
 VARIANT = "2p24"
 MATCH_TIMEOUT_S = 60.0

@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 
 import redis
 
+from app.matches import TABLE_FOLDING
 from bench import figures, load, seeding
 from bench.figures import percentile
 from bench.stack import Stack
 from events.repository import Repository
 from events.store import EventStore
-from app.matches import TABLE_FOLDING
 
 AOF_WAIT_S = 120.0
 WARM_UP_S = 2.0
@@ -134,7 +134,7 @@ def long_and_new(stack: Stack, repetitions: int, players: int = 8, seed: int = 5
         out = []
         for label, table in games:
             _, tail = store.load(table.game_id, TABLE_FOLDING.engine_version)
-            cold_s = statistics.median(_time(lambda: cold.get(table.game_id)) for _ in range(max(3, repetitions // 10)))
+            cold_s = statistics.median(_time(lambda gid=table.game_id: cold.get(gid)) for _ in range(max(3, repetitions // 10)))
             out.append(ViewStats(label, table.version, len(tail), timings[label], cold_s))
         return out
     finally:

@@ -67,7 +67,7 @@ class LoadStats:
     def per_second(self) -> float:
         return self.actions / self.seconds if self.seconds else 0.0
 
-    def merge(self, other: "LoadStats") -> None:
+    def merge(self, other: LoadStats) -> None:
         """Adds another client's (or process's) share of the same time: the seconds stay."""
         self.actions += other.actions
         self.matches_finished += other.matches_finished
@@ -76,7 +76,7 @@ class LoadStats:
         self.post_s += other.post_s
         self.get_s += other.get_s
 
-    def extend(self, later: "LoadStats") -> None:
+    def extend(self, later: LoadStats) -> None:
         """Adds a later slice of the same target: the seconds and the CPU add up too."""
         self.merge(later)
         self.seconds += later.seconds
@@ -91,10 +91,10 @@ class Target:
     label: str
     kind: str                         # "service" or "bare"
     url: str
-    stack: "Stack | None" = None
+    stack: Stack | None = None
 
     @classmethod
-    def of(cls, stack: "Stack", kind: str = "service", label: str | None = None) -> "Target":
+    def of(cls, stack: Stack, kind: str = "service", label: str | None = None) -> Target:
         return cls(label or kind, kind, stack.base_url if kind == "service" else stack.bare_url, stack)
 
 
@@ -107,7 +107,7 @@ class TargetRun:
     elsewhere_s: float = 0.0          # CPU spent on the machine outside its processes during its slices
 
 
-def run(stack: "Stack", kind: str, clients: int = 16, seconds: float = 20.0, seed: int = 7) -> LoadStats:
+def run(stack: Stack, kind: str, clients: int = 16, seconds: float = 20.0, seed: int = 7) -> LoadStats:
     """`clients` closed-loop clients against one target of `stack` ("service" or "bare") for `seconds`."""
     return interleave([Target.of(stack, kind)], clients, seconds, 1, seed, measure=False)[0].total
 

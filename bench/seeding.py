@@ -12,14 +12,14 @@ from __future__ import annotations
 
 import time
 import uuid
-from typing import Callable
+from collections.abc import Callable
 
 import redis
 
+from app.matches import TABLE_FOLDING, Matches, token_hash
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from app.matches import TABLE_FOLDING, Matches, token_hash
 
 COPY_BATCH = 500
 

@@ -20,9 +20,9 @@ from collections import Counter
 import redis
 import requests
 
+from app.audit import audit_game
 from bench.stack import Stack
 from events.store import EventStore
-from app.audit import audit_game
 
 MATCHES = [
     ("sixty-six", {"variant": "2p24"}, [{"kind": "human"}, {"kind": "bot", "level": "basic"}]),
@@ -88,7 +88,7 @@ class Client(threading.Thread):
             headers["If-Match"] = f'"{view["version"]}"'
         elif roll < 0.5:
             headers["If-Match"] = f'"{view["version"] - 1}"'  # stale on purpose: must be 412
-        for attempt in range(2 if self.rng.random() < 0.2 else 1):  # a client retrying the same request
+        for _attempt in range(2 if self.rng.random() < 0.2 else 1):  # a client retrying the same request
             response = self.http.post(f"{self.base}/v1/games/{game_id}/actions", json=action, headers=headers)
             self.statuses[f"action {response.status_code}"] += 1
             if response.status_code == 201:

@@ -15,7 +15,15 @@ from pathlib import Path
 
 import redis
 
-from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
+from tests.support.processes import (
+    START_TIMEOUT_S,
+    WORKER_COMMAND,
+    Proc,
+    gunicorn_command,
+    spawn,
+    stop_process,
+    wait_until,
+)
 from tests.support.redis_proc import free_port, redis_binary
 
 BENCH_OPERATOR_TOKEN = "bench-operator-token-0123456789abcdef"  # 32+ characters: served as in production

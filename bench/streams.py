@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     print_report(args, report, time.monotonic() - started)
 
 
-def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: "Probe") -> dict:
+def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: Probe) -> dict:
     report: dict = {}
     print(f"creating {args.matches} matches of two humans ...", flush=True)
     lives = create_matches(open_stack.base_url, args.matches)

@@ -74,17 +74,33 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypedDict
 
+from games import bots
 from games.engine import Action, OptionDict, Rules, Snapshot, View
 from games.errors import ActionShapeError, JoinCodeRefused, NotActive, NotFinished, OptionError, SeatUnavailable
-from games import bots
 from games.events import Event, EventData, SeatData, Side
 from games.options import whole_number
 from games.records import replace
 from games.registry import BOT_LEVELS, game_names, rules_for
 from games.table_events import (
-    DEAL_COMMITTED, DEAL_REVEALED, MATCH_ABANDONED, MATCH_CREATED, REMATCH_OFFERED, SEAT_CLAIMED, SEAT_RESET,
-    SEAT_RESUMED, SEAT_RETURNED, SEAT_TAKEN_OVER, TURN_TIMED_OUT, DealCommittedData, DealRevealedData,
-    MatchAbandonedData, MatchCreatedData, RematchOfferedData, SeatClaimedData, SeatResumedData, SeatSpec,
+    DEAL_COMMITTED,
+    DEAL_REVEALED,
+    MATCH_ABANDONED,
+    MATCH_CREATED,
+    REMATCH_OFFERED,
+    SEAT_CLAIMED,
+    SEAT_RESET,
+    SEAT_RESUMED,
+    SEAT_RETURNED,
+    SEAT_TAKEN_OVER,
+    TURN_TIMED_OUT,
+    DealCommittedData,
+    DealRevealedData,
+    MatchAbandonedData,
+    MatchCreatedData,
+    RematchOfferedData,
+    SeatClaimedData,
+    SeatResumedData,
+    SeatSpec,
     TurnTimedOutData,
 )
 

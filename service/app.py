@@ -12,10 +12,10 @@ from events.connection import connect
 from events.store import EventStore
 from service import errors, headers, observability, schemas, shutdown, stream
 from service.admission import Admission
+from service.botcap import BotMatchCap
 from service.caps import Caps
 from service.http import check_json_body, read_body_in_time
 from service.hub import Hub
-from service.botcap import BotMatchCap
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
 from service.too_large import CloseAfterTooLarge

@@ -60,13 +60,13 @@ class AtCapacity(Exception):
 
 
 class Lease:
-    def __init__(self, caps: "Caps", key: str, member: str):
+    def __init__(self, caps: Caps, key: str, member: str):
         self.caps, self.key, self.member = caps, key, member
 
     def release(self) -> None:
         self.caps._release(self)
 
-    def __enter__(self) -> "Lease":
+    def __enter__(self) -> Lease:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -22,8 +22,8 @@ import redis
 from app import audit, bootstrap
 from app.matches import UnknownGame
 from app.settings import Settings
-from games.errors import NotActive
 from events.store import EventStore, GameExists
+from games.errors import NotActive
 
 
 def _store() -> EventStore:

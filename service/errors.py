@@ -6,12 +6,21 @@ import logging
 import redis
 from werkzeug.exceptions import HTTPException
 
-from events.store import VersionConflict
-from games.errors import (ActionShapeError, JoinCodeRefused, NotActive, NotFinished, NotYourTurn, OptionError,
-                          RuleError, SeatUnavailable, StateConflict)
-from service.problems import Problem, from_http_exception, problem_response
 from app.matches import IdempotencyKeyReused, UnknownGame, VersionMismatch
 from app.players import UnknownPlayer
+from events.store import VersionConflict
+from games.errors import (
+    ActionShapeError,
+    JoinCodeRefused,
+    NotActive,
+    NotFinished,
+    NotYourTurn,
+    OptionError,
+    RuleError,
+    SeatUnavailable,
+    StateConflict,
+)
+from service.problems import Problem, from_http_exception, problem_response
 
 log = logging.getLogger("talon.errors")
 

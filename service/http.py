@@ -10,17 +10,17 @@ from flask import Response, current_app, g, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE, ValidationError
 
-from games import table as tables
-from service import cooperative, observability
-from service.caps import AtCapacity, Lease
-from app.settings import Settings
-from service.hub import Hub
-from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, invalid_request
-from service.schemas import Problem as ProblemSchema
 from app.bootstrap import Application
 from app.matches import Matches, UnknownGame, token_hash
 from app.players import Players
 from app.ports import PlayerRecord
+from app.settings import Settings
+from games import table as tables
+from service import cooperative, observability
+from service.caps import AtCapacity, Lease
+from service.hub import Hub
+from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, invalid_request
+from service.schemas import Problem as ProblemSchema
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
 CAPACITY_RETRY_S = 10

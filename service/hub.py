@@ -60,7 +60,7 @@ class Subscription:
     """One waiting client's place in a match: its cursor (the last version it has), and a flag the
     hub (or anyone who wants the waiter to look up, such as a watcher of the client's socket) sets."""
 
-    def __init__(self, hub: "Hub", match: "_Match", after: int):
+    def __init__(self, hub: Hub, match: _Match, after: int):
         self.hub, self.match, self.cursor = hub, match, after
         self._woken = threading.Event()
         self.closed = False
@@ -104,7 +104,7 @@ class Subscription:
             self.closed = True
             self.hub._leave(self.match, self)
 
-    def __enter__(self) -> "Subscription":
+    def __enter__(self) -> Subscription:
         return self
 
     def __exit__(self, *exc) -> None:
@@ -116,7 +116,7 @@ class Watch:
     must not be held up: it should only write to sockets that do not block), `on_stop()` when the
     process stops."""
 
-    def __init__(self, hub: "Hub", match: "_Match", on_events: Callable[[list[StoredEvent]], None],
+    def __init__(self, hub: Hub, match: _Match, on_events: Callable[[list[StoredEvent]], None],
                  on_stop: Callable[[], None]):
         self.hub, self.match, self.on_events, self.on_stop = hub, match, on_events, on_stop
         self.closed = False
@@ -143,7 +143,7 @@ class _Match:
 class _Reader:
     """One blocking read loop, over the matches given to it, on a connection of its own."""
 
-    def __init__(self, hub: "Hub", shared: bool):
+    def __init__(self, hub: Hub, shared: bool):
         self.hub, self.shared = hub, shared
         self.matches: dict[str, _Match] = {}
         self.client = redis.Redis(connection_pool=hub.store.client.connection_pool, single_connection_client=True) \

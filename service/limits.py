@@ -18,8 +18,8 @@ import functools
 import logging
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import redis
 from flask import Flask, current_app, request
@@ -53,7 +53,7 @@ class Rate:
 
     @classmethod
     @functools.lru_cache(maxsize=64)
-    def parse(cls, text: str) -> "Rate":
+    def parse(cls, text: str) -> Rate:
         match = _RATE.match(text.lower())
         if not match or int(match[1]) < 1:
             raise ValueError(f"a rate limit reads like '20/second' or '30 per minute', not {text!r}")

@@ -8,12 +8,12 @@ aggregation, are app/telemetry.py's.
 """
 from __future__ import annotations
 
+import contextvars
 import functools
 import logging
 import os
 import re
 import time
-import contextvars
 
 from flask import Flask, Response, request
 from prometheus_client import Counter, Gauge, Histogram

@@ -6,8 +6,8 @@ import sys
 
 import yaml
 
-from service.app import create_app
 from app.settings import Settings
+from service.app import create_app
 
 
 def spec_dict() -> dict:

@@ -30,11 +30,11 @@ import orjson
 from flask import Response, request
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from app.settings import Settings
 from events.store import EventStore, StoredEvent
 from games import table as tables
 from service import cooperative, parking
 from service.http import Caller, application, hold_connection, hub, settings
-from app.settings import Settings
 from service.hub import Hub, HubStopped
 from service.problems import Problem
 

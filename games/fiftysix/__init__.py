@@ -37,7 +37,6 @@ from games.fiftysix import state as _state
 from games.fiftysix import view as _view
 from games.fiftysix.state import State
 
-
 # 56.2: each deal is dealt from the pack of the players at that deal (no longer the first pack trimmed).
 RULES: Rules[State] = rules_of("fifty-six", "56.2", options=_options, state=_state, rules=_rules,
                                evolve=_evolve, legal=_legal, view=_view, events=_events, packs=_options.packs,

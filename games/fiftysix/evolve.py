@@ -10,16 +10,44 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from games import cards
-from games.events import MATCH_ENDED, PLAYED, ROUND_ENDED, TRICK_TAKEN, Event, EventData, MatchEndedData, NoData, \
-    PlayedData, TrickTakenData
+from games.events import (
+    MATCH_ENDED,
+    PLAYED,
+    ROUND_ENDED,
+    TRICK_TAKEN,
+    Event,
+    EventData,
+    MatchEndedData,
+    NoData,
+    PlayedData,
+    TrickTakenData,
+)
 from games.fiftysix.events import (
-    AUCTION_ENDED, CALLED, DEALT, ROUND_SCORED, THROWN_IN, AuctionEndedData, CalledData, DealtData,
-    RoundScoredData, ThrownInData,
+    AUCTION_ENDED,
+    CALLED,
+    DEALT,
+    ROUND_SCORED,
+    THROWN_IN,
+    AuctionEndedData,
+    CalledData,
+    DealtData,
+    RoundScoredData,
+    ThrownInData,
 )
 from games.fiftysix.options import CARD_POINTS
 from games.fiftysix.state import (
-    AUCTION, AWAIT_DEAL, MATCH_OVER, PLAY, ROUND_OVER, Call, Round, State, load_contract, load_result,
-    next_active, with_round,
+    AUCTION,
+    AWAIT_DEAL,
+    MATCH_OVER,
+    PLAY,
+    ROUND_OVER,
+    Call,
+    Round,
+    State,
+    load_contract,
+    load_result,
+    next_active,
+    with_round,
 )
 from games.records import replace
 from games.tricks import Play, Trick

@@ -56,7 +56,7 @@ class Deal:
     best: tuple[int, str] | None     # the (seat, card) winning the open trick
 
     @classmethod
-    def from_state(cls, state: State) -> "Deal":
+    def from_state(cls, state: State) -> Deal:
         rnd = state.round
         assert rnd is not None and rnd.contract is not None  # the trick play of a deal under contract
         d = cls()
@@ -91,7 +91,7 @@ class Deal:
         d.n_teams = len(state.teams)
         return d
 
-    def copy(self) -> "Deal":
+    def copy(self) -> Deal:
         d = Deal()
         for name in Deal.__slots__:
             setattr(d, name, getattr(self, name))

@@ -23,8 +23,8 @@ from games.engine import OptionDict, View
 from games.fiftysix.expert_hand import worth
 from games.fiftysix.options import RANK_ORDER, Options, pack_for
 from games.fiftysix.state import DOUBLING, Call, Round, State, load_contract, new_state
-from games.tricks import load_plays, load_trick
 from games.records import replace
+from games.tricks import load_plays, load_trick
 
 SWAPS = 60  # card swaps tried per world to fit the calls
 BID_SLACK = 0  # a basic bidder bids only what its hand is worth

@@ -20,7 +20,14 @@ from games.fiftysix.legal import DENOMINATIONS, check
 from games.fiftysix.options import BATCH, CARD_POINTS, RANK_ORDER, pack_for
 from games.fiftysix.scoring import round_result
 from games.fiftysix.state import (
-    AWAIT_DEAL, ROUND_OVER, Contract, State, active_seats, dump_contract, dump_result, next_active,
+    AWAIT_DEAL,
+    ROUND_OVER,
+    Contract,
+    State,
+    active_seats,
+    dump_contract,
+    dump_result,
+    next_active,
 )
 
 # Bidding conventions (RULES §1.5): talk to the partner, shown to everyone, no rules effect.

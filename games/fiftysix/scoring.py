@@ -6,7 +6,14 @@ total never changes.
 from __future__ import annotations
 
 from games.fiftysix.state import (
-    DOUBLING, Contract, Payment, RoundResult, State, card_points, next_active, team_of,
+    DOUBLING,
+    Contract,
+    Payment,
+    RoundResult,
+    State,
+    card_points,
+    next_active,
+    team_of,
 )
 
 # RULES §1.8: (lowest value, highest value, tables won if made, tables lost if failed)
@@ -16,7 +23,7 @@ ADD = (0, 1, 2)  # double_scoring = additive (56 International tournament rules)
 
 
 def band(value: int, made: bool) -> int:
-    won, lost = next((w, l) for low, high, w, l in BANDS if low <= value <= high)
+    won, lost = next((if_made, if_lost) for low, high, if_made, if_lost in BANDS if low <= value <= high)
     return won if made else lost
 
 

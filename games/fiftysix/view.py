@@ -24,7 +24,12 @@ from games.fiftysix.events import DEALT, DealtData
 from games.fiftysix.legal import to_act
 from games.fiftysix.options import RANK_ORDER
 from games.fiftysix.state import (
-    DOUBLING, State, card_points, dump_contract, dump_result, team_of,
+    DOUBLING,
+    State,
+    card_points,
+    dump_contract,
+    dump_result,
+    team_of,
 )
 from games.tricks import dump_plays, dump_trick
 

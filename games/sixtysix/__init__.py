@@ -43,7 +43,6 @@ from games.sixtysix import state as _state
 from games.sixtysix import view as _view
 from games.sixtysix.state import State
 
-
 RULES: Rules[State] = rules_of("sixty-six", "66.2", options=_options, state=_state, rules=_rules,
                                evolve=_evolve, legal=_legal, view=_view, events=_events)
 

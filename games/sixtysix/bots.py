@@ -10,7 +10,6 @@ the order below, so `rng` only matters for "random".
 from __future__ import annotations
 
 import random
-
 from collections import Counter
 
 from games import cards

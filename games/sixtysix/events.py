@@ -4,7 +4,14 @@ says how they are checked; the package docstring says who sees what of them)."""
 from typing import NotRequired, TypedDict
 
 from games.events import (
-    MATCH_ENDED, PLAYED, ROUND_ENDED, TRICK_TAKEN, EventType, SeatData, Side, registry,
+    MATCH_ENDED,
+    PLAYED,
+    ROUND_ENDED,
+    TRICK_TAKEN,
+    EventType,
+    SeatData,
+    Side,
+    registry,
 )
 
 

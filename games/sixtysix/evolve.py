@@ -10,17 +10,49 @@ from collections.abc import Callable
 from typing import TypeVar
 
 from games import cards
-from games.events import MATCH_ENDED, PLAYED, ROUND_ENDED, TRICK_TAKEN, Event, EventData, MatchEndedData, NoData, \
-    PlayedData, SeatData, TrickTakenData
+from games.events import (
+    MATCH_ENDED,
+    PLAYED,
+    ROUND_ENDED,
+    TRICK_TAKEN,
+    Event,
+    EventData,
+    MatchEndedData,
+    NoData,
+    PlayedData,
+    SeatData,
+    TrickTakenData,
+)
 from games.records import replace
 from games.sixtysix.events import (
-    CLOSED, DEALT, DECLARED_OUT, DREW, EXCHANGED, MELDED, ROUND_SCORED, ClosedData, DealtData, DrewData,
-    ExchangedData, MeldedData, RoundScoredData,
+    CLOSED,
+    DEALT,
+    DECLARED_OUT,
+    DREW,
+    EXCHANGED,
+    MELDED,
+    ROUND_SCORED,
+    ClosedData,
+    DealtData,
+    DrewData,
+    ExchangedData,
+    MeldedData,
+    RoundScoredData,
 )
 from games.sixtysix.legal import marriage_cards
 from games.sixtysix.options import CARD_POINTS
 from games.sixtysix.state import (
-    AFTER_TRICK, AWAIT_DEAL, FOLLOW, LEAD, MATCH_OVER, ROUND_OVER, Meld, Round, State, load_result, stock_open,
+    AFTER_TRICK,
+    AWAIT_DEAL,
+    FOLLOW,
+    LEAD,
+    MATCH_OVER,
+    ROUND_OVER,
+    Meld,
+    Round,
+    State,
+    load_result,
+    stock_open,
     with_round,
 )
 from games.tricks import Play, Trick

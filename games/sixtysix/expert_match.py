@@ -12,14 +12,14 @@ are left out. Match wins depend on the standing only through the points each sid
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache
 
 from games.sixtysix.expert_solver import Utility
 
 DEAL_POINTS = {1: 0.45, 2: 0.4, 3: 0.15}
 
 
-@lru_cache(maxsize=None)
+@cache
 def win_chance(need: int, other_needs: int) -> float:
     """The chance to reach the target first, needing `need` points while the other needs `other_needs`."""
     if need <= 0:

@@ -26,12 +26,23 @@ from games.sixtysix import bots as basic
 from games.sixtysix.evolve import evolve
 from games.sixtysix.expert_world import apply, options_of
 from games.sixtysix.legal import follow_options, legal_actions
-from games.sixtysix.options import RANK_ORDER, Variant, deck, spec_of, stock_size as initial_stock
+from games.sixtysix.options import RANK_ORDER, Variant, deck, spec_of
+from games.sixtysix.options import stock_size as initial_stock
 from games.sixtysix.rules import PLAYER
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
-    FOLLOW, ROUND_OVER, Meld, Round, State, card_points, meld_points, new_state, running_totals, side_of,
-    stock_open, tricks_won,
+    FOLLOW,
+    ROUND_OVER,
+    Meld,
+    Round,
+    State,
+    card_points,
+    meld_points,
+    new_state,
+    running_totals,
+    side_of,
+    stock_open,
+    tricks_won,
 )
 from games.tricks import dump_plays, dump_trick, load_plays, load_trick
 

@@ -10,9 +10,8 @@ Written for the two-player games with a talon (2p24, 2p20, 2p32); `supported` sa
 from __future__ import annotations
 
 import random
-from dataclasses import fields
-
 from collections.abc import Iterable
+from dataclasses import fields
 
 from games import cards
 from games.engine import Action, OptionDict, View

@@ -17,8 +17,18 @@ from games.engine import Action, TurnTable
 from games.errors import RuleError
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
-    AFTER_TRICK, AWAIT_DEAL, FOLLOW, LEAD, MATCH_OVER, ROUND_OVER, State, face_up_card, side_of,
-    stock_open, stock_size, tricks_won,
+    AFTER_TRICK,
+    AWAIT_DEAL,
+    FOLLOW,
+    LEAD,
+    MATCH_OVER,
+    ROUND_OVER,
+    State,
+    face_up_card,
+    side_of,
+    stock_open,
+    stock_size,
+    tricks_won,
 )
 
 PHASES: dict[str, frozenset[str]] = {

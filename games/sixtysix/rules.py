@@ -18,8 +18,17 @@ from games.sixtysix.legal import check
 from games.sixtysix.options import CARD_POINTS, RANK_ORDER, deck
 from games.sixtysix.scoring import round_result
 from games.sixtysix.state import (
-    AWAIT_DEAL, LEAD, ROUND_OVER, State, dump_result, face_up_card, running_totals, side_of,
-    stock_open, stock_size, tricks_won,
+    AWAIT_DEAL,
+    LEAD,
+    ROUND_OVER,
+    State,
+    dump_result,
+    face_up_card,
+    running_totals,
+    side_of,
+    stock_open,
+    stock_size,
+    tricks_won,
 )
 
 SHAPES = {  # action type -> its fields besides "type"

@@ -11,7 +11,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from games.sixtysix.state import (
-    Round, RoundResult, State, card_points, meld_points, side_of, tricks_won,
+    Round,
+    RoundResult,
+    State,
+    card_points,
+    meld_points,
+    side_of,
+    tricks_won,
 )
 
 Points = tuple[int, ...]  # per side

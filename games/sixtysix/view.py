@@ -27,7 +27,15 @@ from games.sixtysix.events import DEALT, DREW, DealtData, DrewData
 from games.sixtysix.legal import to_act
 from games.sixtysix.options import RANK_ORDER
 from games.sixtysix.state import (
-    State, card_points, dump_result, face_up_card, meld_points, side_of, stock_open, stock_size, tricks_won,
+    State,
+    card_points,
+    dump_result,
+    face_up_card,
+    meld_points,
+    side_of,
+    stock_open,
+    stock_size,
+    tricks_won,
 )
 from games.tricks import dump_plays, dump_trick
 

@@ -40,7 +40,6 @@ from games.smear import state as _state
 from games.smear import view as _view
 from games.smear.state import State
 
-
 RULES: Rules[State] = rules_of("smear", "smear.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
                                legal=_legal, view=_view, events=_events)
 

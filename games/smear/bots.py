@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-
 from collections.abc import Collection
 
 from games import cards

@@ -13,13 +13,39 @@ from games import cards
 from games.events import PLAYED, ROUND_ENDED, Event, EventData, NoData, PlayedData, SeatData
 from games.records import replace
 from games.smear.events import (
-    AUCTION_WON, BID, DEALT, DISCARDED, MATCH_ENDED, PASSED, ROUND_SCORED, THROWN_IN, TRICK_TAKEN, WIDOW_TAKEN,
-    AuctionWonData, BidData, DealtData, DiscardedData, MatchEndedData, RoundScoredData, ThrownInData,
-    TrickTakenData, WidowTakenData,
+    AUCTION_WON,
+    BID,
+    DEALT,
+    DISCARDED,
+    MATCH_ENDED,
+    PASSED,
+    ROUND_SCORED,
+    THROWN_IN,
+    TRICK_TAKEN,
+    WIDOW_TAKEN,
+    AuctionWonData,
+    BidData,
+    DealtData,
+    DiscardedData,
+    MatchEndedData,
+    RoundScoredData,
+    ThrownInData,
+    TrickTakenData,
+    WidowTakenData,
 )
 from games.smear.options import N_SEATS, SIDES
 from games.smear.state import (
-    AUCTION, AWAIT_DEAL, DISCARD, MATCH_OVER, PLAY, ROUND_OVER, Call, Round, State, Trick, load_result,
+    AUCTION,
+    AWAIT_DEAL,
+    DISCARD,
+    MATCH_OVER,
+    PLAY,
+    ROUND_OVER,
+    Call,
+    Round,
+    State,
+    Trick,
+    load_result,
     with_round,
 )
 from games.tricks import Play

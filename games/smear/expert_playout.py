@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+from games import cards
 from games.engine import Action, View
 from games.events import CardPlay
 from games.records import replace
@@ -17,11 +18,10 @@ from games.smear import bots as basic
 from games.smear import rules
 from games.smear.evolve import evolve
 from games.smear.legal import follow_options, legal_actions, sorted_cards, trumps_discard_limit
-from games.smear.scoring import round_result
 from games.smear.options import N_SEATS, RANK_ORDER
+from games.smear.scoring import round_result
 from games.smear.state import AUCTION, DISCARD, PLAY, ROUND_OVER, State, Trick, team_of
 from games.tricks import Play
-from games import cards
 
 MAX_STEPS = 60  # a deal has at most 4 calls, a discard and 24 plays: a guard against a loop
 _ANY = random.Random(0)  # basic is deterministic; its rng is only drawn when one action is legal

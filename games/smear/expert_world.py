@@ -97,7 +97,7 @@ class Sampler:
             options = [(s, room[s]) for s in self.places[card] if room[s]] + [(None, rest_room)]
             pick = rng.randrange(sum(w for _, w in options) or 1)
             place = None
-            for place, weight in options:
+            for place, weight in options:  # noqa: B007 - the place the loop stops at is the one picked
                 if pick < weight:
                     break
                 pick -= weight

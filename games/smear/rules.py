@@ -13,7 +13,16 @@ from games.engine import Action, decider
 from games.errors import ActionShapeError, NotYourTurn
 from games.events import PLAYED, ROUND_ENDED, Event
 from games.smear.events import (
-    AUCTION_WON, BID, DEALT, DISCARDED, MATCH_ENDED, PASSED, ROUND_SCORED, THROWN_IN, TRICK_TAKEN, WIDOW_TAKEN,
+    AUCTION_WON,
+    BID,
+    DEALT,
+    DISCARDED,
+    MATCH_ENDED,
+    PASSED,
+    ROUND_SCORED,
+    THROWN_IN,
+    TRICK_TAKEN,
+    WIDOW_TAKEN,
 )
 from games.smear.evolve import evolve, next_seat
 from games.smear.legal import check, high_bid, sorted_cards

@@ -9,21 +9,53 @@ from flask import Response, current_app, request
 from flask_smorest import Blueprint
 from marshmallow import RAISE
 
+from app.matches import NotASeat, token_hash
+from events.store import Throttled
 from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, botcap, cooperative, cursors, examples, observability, parking, stream
-from service.http import (unauthorized, arguments, bearer_token, caller, hold_connection, hub, idempotency_key,
-                          if_match_versions, operator_authenticated, json_body, json_response, load_body, parameters,
-                          problems, settings, matches, player_from_key, players, view_response)
+from service.http import (
+    arguments,
+    bearer_token,
+    caller,
+    hold_connection,
+    hub,
+    idempotency_key,
+    if_match_versions,
+    json_body,
+    json_response,
+    load_body,
+    matches,
+    operator_authenticated,
+    parameters,
+    player_from_key,
+    players,
+    problems,
+    settings,
+    unauthorized,
+    view_response,
+)
 from service.hub import HubStopped
-from app.matches import NotASeat, token_hash
-from events.store import Throttled
 from service.limits import action_rate, create_limit, join_limit
 from service.problems import Problem
-from service.schemas import (ACTION, CREATE_GAME, ActionHeaders, ClaimSeat, StreamHeaders, ViewHeaders, EventsQuery, GameQuery, LobbyQuery, SeatClaimed,
-                             StreamQuery, StreamTicket, plain_action, ref)
-from service.schemas.events import STREAM_MESSAGE
+from service.schemas import (
+    ACTION,
+    CREATE_GAME,
+    ActionHeaders,
+    ClaimSeat,
+    EventsQuery,
+    GameQuery,
+    LobbyQuery,
+    SeatClaimed,
+    StreamHeaders,
+    StreamQuery,
+    StreamTicket,
+    ViewHeaders,
+    plain_action,
+    ref,
+)
 from service.schemas import Lobby as LobbySchema
+from service.schemas.events import STREAM_MESSAGE
 
 # Request schemas are passed as instances: given a class, webargs builds a new schema on every request.
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")

@@ -12,7 +12,7 @@ from flask_smorest import Blueprint
 from games import bots
 from games import table as tables
 from service import cooperative
-from service.http import bearer_token, caller, json_response, problems, matches
+from service.http import bearer_token, caller, json_response, matches, problems
 from service.problems import Problem
 from service.schemas import ref
 

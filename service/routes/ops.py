@@ -8,12 +8,12 @@ from flask_smorest import Blueprint
 from marshmallow import RAISE
 
 from app import audit
+from app.matches import UnknownGame
 from service import cursors
 from service.http import Caller, application, json_response, matches, problems, require_operator, view_response
 from service.routes.games import event_page
 from service.schemas import AuditReport, EventsQuery, Feed, FeedQuery, ref
 from service.stream import visible
-from app.matches import UnknownGame
 
 blp = Blueprint("ops", __name__, url_prefix="/v1/ops", description="Operators (OPERATOR_TOKEN)")
 OPERATOR = [{"operator": []}]

@@ -12,12 +12,21 @@ from app.ratings.matches import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_MATCH
 from games import table as tables
 from games.registry import game_names
 from service import cursors
-from service.schemas import players as examples
 from service.http import application, json_response, player_from_key, players, problems
 from service.limits import join_limit, register_limit
 from service.problems import Problem
-from service.schemas import (ActiveSeats, HistoryQuery, Leaderboard, LeaderboardQuery, MatchHistory, PlayerCreated,
-                             PlayerProfile, RegisterPlayer, SeatClaimed)
+from service.schemas import (
+    ActiveSeats,
+    HistoryQuery,
+    Leaderboard,
+    LeaderboardQuery,
+    MatchHistory,
+    PlayerCreated,
+    PlayerProfile,
+    RegisterPlayer,
+    SeatClaimed,
+)
+from service.schemas import players as examples
 
 blp = Blueprint("players", __name__, url_prefix="/v1", description="Players: identities, seats, histories, ratings")
 

@@ -148,7 +148,7 @@ class Union:
     `load` reads a request body as the member its discriminator names; every union is registered as a
     component of the spec by `register`."""
 
-    registry: dict[str, "Union"] = {}
+    registry: dict[str, Union] = {}
 
     def __init__(self, name: str, members, *, by: str | None, description: str):
         if name in Union.registry:

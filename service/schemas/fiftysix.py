@@ -7,8 +7,21 @@ from marshmallow import fields
 from games.fiftysix.rules import CONVENTIONS
 from games.fiftysix.state import AUCTION, AWAIT_DEAL, DOUBLING, MATCH_OVER, PLAY, ROUND_OVER
 from service.schemas.actions import FIFTY_SIX as ACTIONS
-from service.schemas.base import (Model, OneOf, boolean, cards, constant, integer, integers, many, nested, seat,
-                                  seats, suit, text)
+from service.schemas.base import (
+    Model,
+    OneOf,
+    boolean,
+    cards,
+    constant,
+    integer,
+    integers,
+    many,
+    nested,
+    seat,
+    seats,
+    suit,
+    text,
+)
 from service.schemas.options import SHOWN
 from service.schemas.sixtysix import EmptyData, MatchEndedData, PlayedData, TrickTakenData
 from service.schemas.table import ViewBase, hand_sizes, plays, round_number, standing_field

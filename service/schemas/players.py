@@ -5,7 +5,20 @@ from marshmallow import Schema, fields, validate
 
 from app.ratings.matches import LEADERBOARD_MAX_DEVIATION, LEADERBOARD_MIN_MATCHES
 from games.registry import BOT_LEVELS, game_names
-from service.schemas.base import Model, OneOf, Union, WholeNumber, boolean, constant, integer, many, nested, seat, seats, text
+from service.schemas.base import (
+    Model,
+    OneOf,
+    Union,
+    WholeNumber,
+    boolean,
+    constant,
+    integer,
+    many,
+    nested,
+    seat,
+    seats,
+    text,
+)
 from service.schemas.options import GAME_ONLY, GAMES
 from service.schemas.requests import CURSOR
 from service.schemas.table import STATUSES, Side

@@ -6,8 +6,21 @@ from marshmallow import fields
 
 from games.sixtysix.state import AFTER_TRICK, AWAIT_DEAL, FOLLOW, LEAD, MATCH_OVER, ROUND_OVER
 from service.schemas.actions import SIXTY_SIX as ACTIONS
-from service.schemas.base import (Model, OneOf, boolean, card, cards, constant, integer, integers, many, nested,
-                                  seat, suit, text)
+from service.schemas.base import (
+    Model,
+    OneOf,
+    boolean,
+    card,
+    cards,
+    constant,
+    integer,
+    integers,
+    many,
+    nested,
+    seat,
+    suit,
+    text,
+)
 from service.schemas.options import SHOWN
 from service.schemas.table import ViewBase, hand_sizes, plays, round_number, standing_field
 

@@ -7,8 +7,21 @@ from marshmallow import fields
 from games.smear.options import CHOICES
 from games.smear.state import AUCTION, AWAIT_DEAL, DISCARD, MATCH_OVER, PLAY, ROUND_OVER
 from service.schemas.actions import SMEAR as ACTIONS
-from service.schemas.base import (Model, OneOf, boolean, card, cards, constant, integer, integers, many, nested,
-                                  seat, suit, text)
+from service.schemas.base import (
+    Model,
+    OneOf,
+    boolean,
+    card,
+    cards,
+    constant,
+    integer,
+    integers,
+    many,
+    nested,
+    seat,
+    suit,
+    text,
+)
 from service.schemas.options import SHOWN
 from service.schemas.sixtysix import EmptyData, PlayedData
 from service.schemas.table import ViewBase, hand_sizes, plays, round_number, standing_field

@@ -5,8 +5,21 @@ from __future__ import annotations
 from marshmallow import fields
 
 from games.registry import BOT_LEVELS
-from service.schemas.base import (Model, SeedField, boolean, card, cards, constant, integer, integers, many, nested, seat,
-                                  seats, text)
+from service.schemas.base import (
+    Model,
+    SeedField,
+    boolean,
+    card,
+    cards,
+    constant,
+    integer,
+    integers,
+    many,
+    nested,
+    seat,
+    seats,
+    text,
+)
 
 STATUSES = ("waiting", "active", "finished")
 

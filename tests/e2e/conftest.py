@@ -18,7 +18,15 @@ import pytest
 import requests
 
 from tests.support.contract import check_response
-from tests.support.processes import START_TIMEOUT_S, WORKER_COMMAND, Proc, gunicorn_command, spawn, stop_process, wait_until
+from tests.support.processes import (
+    START_TIMEOUT_S,
+    WORKER_COMMAND,
+    Proc,
+    gunicorn_command,
+    spawn,
+    stop_process,
+    wait_until,
+)
 from tests.support.redis_proc import RedisProcess, free_port
 
 OPERATOR_TOKEN = "e2e-operator-token-0123456789abcdef"  # 32+ characters, as outside development

@@ -103,7 +103,7 @@ def test_a_thousand_streams_each_get_every_event_of_their_match_in_order():
         streams = crowd.open(zip(paths, sources(len(paths), CAP)))
         assert all(s.status == 200 for s in streams)
         livez = []
-        for round_ in range(3):
+        for _ in range(3):
             for game_id, tokens in games:
                 move(http, service, game_id, tokens).raise_for_status()
             livez.append(timed(lambda: http.get(service.url("/livez"), timeout=5).raise_for_status()))
@@ -145,7 +145,7 @@ def test_long_polls_and_unfinished_requests_leave_the_api_answering():
                    headers={"If-None-Match": f'"{version}"'}, wait_head=False)
         host, port = host_port(service)
         stalled = []
-        for i in range(40):
+        for _i in range(40):
             sock = socket.create_connection((host, port))
             sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")         # the headers never end
             stalled.append(sock)
@@ -168,7 +168,7 @@ def closed_by_server(sock: socket.socket, timeout_s: float) -> bool:
     sock.settimeout(timeout_s)
     try:
         return sock.recv(1024) == b""
-    except socket.timeout:
+    except TimeoutError:
         return False
     except OSError:
         return True

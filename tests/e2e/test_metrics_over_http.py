@@ -42,7 +42,7 @@ def total(found: dict, name: str, **labels) -> float:
 
 @pytest.mark.slow
 def test_metrics_aggregate_every_process(metered, tmp_path):
-    for n in range(REQUESTS):
+    for _n in range(REQUESTS):
         assert requests.get(metered.url("/livez"), headers={"Connection": "close"}, timeout=10).status_code == 200
     created = requests.post(metered.url("/v1/games"), timeout=10, json={
         "game": "sixty-six", "options": {"match_target": 1},

@@ -16,10 +16,10 @@ import orjson
 import pytest
 import redis
 
-from events.store import EventStore
-from events.codec import pack, unpack
-from events.audit import entry_hash, genesis_hash
 from app import audit
+from events.audit import entry_hash, genesis_hash
+from events.codec import pack, unpack
+from events.store import EventStore
 from service import cli
 from tests.support.redis_proc import RedisProcess
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs

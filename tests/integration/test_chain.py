@@ -6,9 +6,9 @@ import hashlib
 
 import pytest
 
-from events.store import EventStore, GameExists, RawEntry
 from events.audit import entry_hash, genesis_hash, verify_chain
 from events.codec import pack, unpack
+from events.store import EventStore, GameExists, RawEntry
 
 AT = "2026-11-30T03:04:05.123Z"
 KEY = "talon:{g:g1}:events"

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from events.store import EventStore
-from events.codec import Codec
-from games.fiftysix.options import pack_for
 from app import audit
+from events.codec import Codec
+from events.store import EventStore
+from games.fiftysix.options import pack_for
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs
 from tests.unit.fiftysix.test_deal_packs import operator_decks
 

@@ -12,8 +12,8 @@ from rq import Worker
 from events.store import EventStore
 from tests.support.processes import start_worker, wait_until
 from tests.support.redis_proc import RedisProcess
-from workers.__main__ import STOP_S
 from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs
+from workers.__main__ import STOP_S
 
 BOT_VS_HUMAN = {"game": "sixty-six", "options": {"first_dealer": 0},
                 "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
@@ -274,8 +274,9 @@ def test_finding_11_lobby_pages_skip_private_matches(r):
 def test_finding_1_a_match_whose_humans_left_waits_behind_human_ones(r):
     """A human match nobody plays any more (its human seat reopened, or taken over after timeouts) is
     played by bots alone: its jobs go to the bot-only matches' queue, not before the human matches'."""
-    from adapters.rq_queue import job_id
     from rq import Queue
+
+    from adapters.rq_queue import job_id
 
     talon = matches_on(r)
     game_id = talon.create_match("sixty-six", {"first_dealer": 0}, BOT_VS_HUMAN["seats"]).game_id

@@ -51,7 +51,7 @@ def nested(depth: int) -> str:
 def test_finding_3_nested_arrays_are_a_400(fresh, r):
     client, game_id, tokens = fresh
     for path in ("/v1/games", f"/v1/games/{game_id}/players", f"/v1/games/{game_id}/actions"):
-        problem = refused_and_nothing_stored(r, lambda: client.post(path, data=nested(3000),
+        problem = refused_and_nothing_stored(r, lambda path=path: client.post(path, data=nested(3000),
                                                                    headers={**JSON, **auth(tokens[0])}))
         assert "JSON" in problem["detail"]
 
@@ -67,7 +67,7 @@ def test_finding_3_any_nesting_depth_is_never_a_5xx(app, redis_url, depth, wrap)
             "options": '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"x": %s}}'
                        % nested(depth), "action": '{"type": "play", "card": %s}' % nested(depth)}[wrap]
     for path in ("/v1/games", f"/v1/games/{game_id}/players", f"/v1/games/{game_id}/actions"):
-        refused_and_nothing_stored(r, lambda: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}),
+        refused_and_nothing_stored(r, lambda path=path: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}),
                                    status=(400, 409, 422))
 
 
@@ -111,7 +111,7 @@ def test_finding_3_option_values_of_a_wrong_type_are_a_400_naming_the_option(app
             if value is None and option.nullable:
                 continue
             body = {"game": game, "seats": [{"kind": "human"}] * players, "options": {option.name: value}}
-            problem = refused_and_nothing_stored(r, lambda: client.post("/v1/games", json=body))
+            problem = refused_and_nothing_stored(r, lambda body=body: client.post("/v1/games", json=body))
             assert [e["field"] for e in problem["errors"]] == [f"options.{option.name}"], (option.name, value, problem)
 
 

@@ -13,10 +13,10 @@ import redis
 from prometheus_client.parser import text_string_to_metric_families
 from rq import Queue, SimpleWorker
 
-from events.store import VersionConflict
 from app import logformat
-from workers.__main__ import job_context
+from events.store import VersionConflict
 from tests.support.talon import OPERATOR, TWO_HUMANS, auth, burst, make_app, run_jobs, start_match
+from workers.__main__ import job_context
 
 
 def samples(client) -> dict[tuple, float]:

@@ -7,7 +7,6 @@ import logging
 import random
 
 from app.logformat import JsonFormatter
-
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs
 
 MATCH = {"game": "sixty-six", "options": {"match_target": 1, "first_dealer": 0},

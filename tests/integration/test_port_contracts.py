@@ -25,8 +25,18 @@ from app.ports import Job
 from events.chain import entry_hash, genesis_hash
 from events.codec import StoredEvent, normalize_at
 from events.memory import InMemoryEventStore
-from events.store import (AppendResult, EventStore, GameExists, IdempotencyMismatch, Loaded, RawEntry, Snapshot,
-                          Throttle, Throttled, VersionConflict)
+from events.store import (
+    AppendResult,
+    EventStore,
+    GameExists,
+    IdempotencyMismatch,
+    Loaded,
+    RawEntry,
+    Snapshot,
+    Throttle,
+    Throttled,
+    VersionConflict,
+)
 
 AT = "2026-11-30T03:04:05.123Z"
 AT_MS = normalize_at(AT)[1]

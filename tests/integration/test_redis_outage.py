@@ -7,11 +7,9 @@ import time
 import pytest
 import redis
 
-from tests.support.talon import matches_on
-
 from tests.support.processes import start_worker
 from tests.support.redis_proc import RedisProcess
-from tests.support.talon import auth, await_finished, make_app, run_jobs
+from tests.support.talon import auth, await_finished, make_app, matches_on, run_jobs
 
 
 @pytest.fixture

@@ -87,7 +87,7 @@ def test_a_rematch_links_both_matches_and_seats_the_same_players(client, redis_u
     ana_new, bo_new = second.json["token"], first.json["token"]
     assert ana_new != ana and ana_new.startswith(f"{new_id}.")
     run_jobs(redis_url)
-    for seat, (token, name) in enumerate(((ana_new, "Ana"), (bo_new, "Bo"))):
+    for seat, (token, _name) in enumerate(((ana_new, "Ana"), (bo_new, "Bo"))):
         view = client.get(f"/v1/games/{new_id}", headers=auth(token)).json
         assert view["seat"] == seat and view["status"] == "active"
         assert [p["name"] for p in view["players"]] == ["Ana", "Bo"]

@@ -3,12 +3,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from app.matches import TABLE_FOLDING
 from events.repository import Repository
 from events.store import EventStore
 from games import table as tables
-from app.matches import TABLE_FOLDING
-from tests.support.talon import matches_on
-from tests.support.talon import run_jobs
+from tests.support.talon import matches_on, run_jobs
 
 
 def replay_from_scratch(store: EventStore, game_id: str) -> tables.Table:
@@ -47,5 +46,6 @@ def test_the_same_seed_deals_the_same_match(r, redis_url):
     first = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)
     second = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)
     run_jobs(redis_url)
-    strip = lambda events: [(e.type, e.actor, e.data) for e in events if e.type != "match_created"]
+    def strip(events):
+        return [(e.type, e.actor, e.data) for e in events if e.type != "match_created"]
     assert strip(talon.store.read(first.game_id)) == strip(talon.store.read(second.game_id))

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from app.matches import Matches
+from app.settings import Settings
 from events.store import EventStore
 from games.errors import OptionError
-from app.settings import Settings
 from service.app import create_app
 from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs, start_match
 

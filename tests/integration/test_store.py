@@ -9,8 +9,16 @@ import pytest
 import redis
 
 from events.codec import Codec, StoredEvent
-from events.store import (AppendResult, EventStore, HistoryChanged, IdempotencyMismatch, Snapshot, Throttle, Throttled,
-                          VersionConflict)
+from events.store import (
+    AppendResult,
+    EventStore,
+    HistoryChanged,
+    IdempotencyMismatch,
+    Snapshot,
+    Throttle,
+    Throttled,
+    VersionConflict,
+)
 
 AT = "2026-11-30T03:04:05.123Z"
 

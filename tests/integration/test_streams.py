@@ -112,7 +112,8 @@ def test_a_stream_of_a_finished_match_sends_its_events_and_ends(client, redis_ur
 
 def test_a_live_stream_ends_after_match_ended(app, client, redis_url):
     game_id, tokens = start_match(client, VS_BOT)
-    reader = Reader(lambda t=ticket(client, game_id, tokens[0]): open_stream(client, game_id, f"?ticket={t}"))
+    first = ticket(client, game_id, tokens[0])
+    reader = Reader(lambda: open_stream(client, game_id, f"?ticket={first}"))
     reader.wait_for(client.get(f"/v1/games/{game_id}").json["version"])
     assert app.extensions["talon_hub"].subscribers(game_id) == 1   # caught up: it waits on the hub now
     rng_moves = 0
@@ -130,7 +131,8 @@ def test_a_live_stream_ends_after_match_ended(app, client, redis_url):
 def test_a_seat_reset_ends_that_seats_streams_at_once_and_spectators_go_on(client):
     game_id, tokens = start_match(client, TWO_HUMANS)
     seat = Reader(lambda: open_stream(client, game_id, headers=auth(tokens[1])))
-    by_ticket = Reader(lambda t=ticket(client, game_id, tokens[1]): open_stream(client, game_id, f"?ticket={t}"))
+    second = ticket(client, game_id, tokens[1])
+    by_ticket = Reader(lambda: open_stream(client, game_id, f"?ticket={second}"))
     spectator = Reader(lambda: open_stream(client, game_id))
     version = client.get(f"/v1/games/{game_id}").json["version"]
     for reader in (seat, by_ticket, spectator):

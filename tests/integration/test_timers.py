@@ -6,13 +6,12 @@ import time
 from rq import Queue
 from rq.registry import ScheduledJobRegistry
 
+from adapters.rq_queue import job_id
+from app.matches import Matches
+from app.ports import Job
 from events.store import EventStore
 from games import table as tables
-from app.matches import Matches
-from tests.support.talon import matches_on
-from tests.support.talon import OPERATOR, auth, make_app, run_jobs, start_match
-from adapters.rq_queue import job_id
-from app.ports import Job
+from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs, start_match
 
 HUMAN_VS_BOT = [{"kind": "human"}, {"kind": "bot", "level": "basic"}]
 

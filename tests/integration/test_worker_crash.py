@@ -12,11 +12,10 @@ import signal
 import subprocess
 from pathlib import Path
 
-from events.store import EventStore
 from app.matches import Matches
-from tests.support.talon import matches_on
+from events.store import EventStore
 from tests.support import processes
-from tests.support.talon import await_finished, run_jobs
+from tests.support.talon import await_finished, matches_on, run_jobs
 
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]
 OPTIONS = {"first_dealer": 0, "match_target": 30}

@@ -7,9 +7,8 @@ import json
 import time
 from pathlib import Path
 
-from tests.support.talon import matches_on
 from tests.support.processes import start_worker
-from tests.support.talon import await_finished
+from tests.support.talon import await_finished, matches_on
 
 SEATS = [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]
 

@@ -8,14 +8,13 @@ from rq import Queue
 from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
-from events.store import EventStore
-from games import table as tables
+from adapters.rq_queue import job_id
 from app import matches
 from app.matches import Matches
-from tests.support.talon import matches_on
-from tests.support.talon import auth, make_app, run_jobs
-from adapters.rq_queue import job_id
 from app.ports import Job as OwedJob
+from events.store import EventStore
+from games import table as tables
+from tests.support.talon import auth, make_app, matches_on, run_jobs
 
 BOTS_QUEUE = "talon-bots"  # a bot-only match's jobs (adapters/rq_queue.py): taken after the human matches'
 

@@ -49,7 +49,7 @@ class Cluster:
     def url(self) -> str:
         return "redis+cluster://" + ",".join(f"127.0.0.1:{p}" for p in self.ports)
 
-    def start(self) -> "Cluster":
+    def start(self) -> Cluster:
         for port in self.ports:
             node_dir = self.workdir / f"node-{port}"
             node_dir.mkdir()
@@ -59,11 +59,11 @@ class Cluster:
                  "--appendonly", "no", "--maxmemory-policy", "noeviction", "--logfile", "redis.log"],
                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
         for port in self.ports:
-            self._await(lambda: redis.Redis(port=port).ping(), f"node {port}")
+            self._await(lambda port=port: redis.Redis(port=port).ping(), f"node {port}")
         subprocess.run(["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
                         "--cluster-yes"], check=True, capture_output=True, timeout=CLUSTER_START_S)
         for port in self.ports:
-            self._await(lambda: redis.Redis(port=port).cluster("info").get("cluster_state") == "ok",
+            self._await(lambda port=port: redis.Redis(port=port).cluster("info").get("cluster_state") == "ok",
                         f"cluster state on {port}")
         return self
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 import json
 import re
-from urllib.parse import quote
 from functools import cache
 from pathlib import Path
+from urllib.parse import quote
 
-import yaml
 import jsonschema_rs
+import yaml
 
 SPEC_PATH = Path(__file__).resolve().parents[2] / "openapi.yaml"
 API_PREFIXES = ("/v1/", "/livez", "/readyz", "/metrics")

@@ -37,7 +37,7 @@ class RedisProcess:
     def url(self) -> str:
         return f"redis://127.0.0.1:{self.port}/0"
 
-    def start(self) -> "RedisProcess":
+    def start(self) -> RedisProcess:
         args = [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
                 "--dir", self.dir, "--save", "", "--maxmemory-policy", "noeviction",
                 "--appendonly", "yes" if self.appendonly else "no", "--logfile", "redis.log"]
@@ -48,9 +48,9 @@ class RedisProcess:
             try:
                 client.ping()
                 break
-            except redis.ConnectionError:
+            except redis.ConnectionError as exc:
                 if time.monotonic() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError(f"redis-server did not start on port {self.port}")
+                    raise RuntimeError(f"redis-server did not start on port {self.port}") from exc
                 time.sleep(0.05)
         client.close()
         return self

@@ -56,7 +56,7 @@ class Crowd:
         self._loop = asyncio.new_event_loop()
         self._thread = threading.Thread(target=self._loop.run_forever, name="sse-crowd", daemon=True)
 
-    def __enter__(self) -> "Crowd":
+    def __enter__(self) -> Crowd:
         self._thread.start()
         return self
 

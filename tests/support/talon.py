@@ -4,13 +4,11 @@ from __future__ import annotations
 import random
 import signal
 import time
-from typing import Callable
+from collections.abc import Callable
 
 import redis
 from flask.testing import FlaskClient
-from rq import Queue
-
-from rq import SimpleWorker
+from rq import Queue, SimpleWorker
 
 from adapters.rq_queue import background_queue_name
 from app import bootstrap

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from games.cards import shuffled
 

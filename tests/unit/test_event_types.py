@@ -196,7 +196,7 @@ def test_every_event_of_a_whole_match_is_registered_with_exactly_its_declared_da
 def test_the_matches_write_every_registered_event_type(game):
     """So that the test above checks every record against what is written, none only declared."""
     seen: Counter[str] = Counter()
-    for index, (match_game, _, n_seats) in enumerate(MATCHES):
+    for index, (match_game, _, _n_seats) in enumerate(MATCHES):
         if match_game == game:
             seen.update(e["type"] for e in whole_match(index))
     short = cut_short(game, next(n for g, _, n in MATCHES if g == game))

@@ -16,20 +16,20 @@ class Log:
         self.add("match_created", None, {"game_id": "g", "game": game, "options": {}, "seats": seats,
                                          "first_dealer": 0, "turn_timeout_s": 30, "takeover_after": 2})
 
-    def add(self, kind: str, actor, data: dict | None = None) -> "Log":
+    def add(self, kind: str, actor, data: dict | None = None) -> Log:
         self.events.append(StoredEvent(len(self.events) + 1, kind, actor, data or {}, "2026-12-01T10:00:00.000Z"))
         return self
 
-    def claim(self, seat: int, player: str | None, name: str = "n") -> "Log":
+    def claim(self, seat: int, player: str | None, name: str = "n") -> Log:
         data = {"seat": seat, "name": name, "token_hash": "0" * 64}
         return self.add("seat_claimed", seat, {**data, "player_id": player} if player else data)
 
-    def moves(self, seat: int, n: int) -> "Log":
+    def moves(self, seat: int, n: int) -> Log:
         for _ in range(n):
             self.add("played", seat, {"seat": seat, "card": "AS"})
         return self
 
-    def end(self, winner: list[int], standing: list[dict]) -> "Log":
+    def end(self, winner: list[int], standing: list[dict]) -> Log:
         return self.add("match_ended", None, {"winner": winner, "standing": standing})
 
 

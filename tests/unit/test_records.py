@@ -7,10 +7,13 @@ import functools
 import pytest
 
 from games import records
-from games.fiftysix.state import Round as Round56, State as State56
+from games.fiftysix.state import Round as Round56
+from games.fiftysix.state import State as State56
 from games.records import replace
-from games.sixtysix.state import Round as Round66, State as State66
-from games.smear.state import Round as RoundSmear, State as StateSmear
+from games.sixtysix.state import Round as Round66
+from games.sixtysix.state import State as State66
+from games.smear.state import Round as RoundSmear
+from games.smear.state import State as StateSmear
 from games.table import Table
 
 

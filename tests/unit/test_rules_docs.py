@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from games.registry import game_names
 from app.settings import Settings
+from games.registry import game_names
 from service.routes import rules
 
 REPO = Path(__file__).resolve().parents[2]

@@ -25,7 +25,7 @@ def test_a_plain_action_is_what_the_schema_would_load_and_nothing_it_refuses(bod
     try:
         loaded = ACTION.load(body)
     except ValidationError as refused:
-        raise AssertionError(f"plain_action accepted {body!r}, which the schema refuses: {refused.messages}")
+        raise AssertionError(f"plain_action accepted {body!r}, which the schema refuses: {refused.messages}") from refused
     assert loaded == plain
 
 

@@ -8,7 +8,16 @@ import pytest
 
 from tests.e2e.browser.conftest import DESKTOP, PHONE, screenshot_dir
 from tests.e2e.browser.table_driver import (
-    MAX_ACTIONS, create_match, default_move, has, next_deal, open_lobby, quick_play, state, wait_ready, wait_turn,
+    MAX_ACTIONS,
+    create_match,
+    default_move,
+    has,
+    next_deal,
+    open_lobby,
+    quick_play,
+    state,
+    wait_ready,
+    wait_turn,
 )
 
 pytestmark = pytest.mark.slow

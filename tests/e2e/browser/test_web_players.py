@@ -9,8 +9,8 @@ import time
 import pytest
 import requests
 
-from tests.e2e.browser.conftest import DESKTOP, PHONE, screenshot_dir
 from tests.e2e.browser import test_web_audits as audits
+from tests.e2e.browser.conftest import DESKTOP, PHONE, screenshot_dir
 
 audited_page = audits.audited_page      # the audits' fixture: pages that take the injected axe-core
 axe_violations = audits.axe_violations

@@ -13,8 +13,21 @@ import pytest
 from games import table as tables
 from tests.e2e.browser.conftest import PHONE, screenshot_dir
 from tests.e2e.browser.table_driver import (
-    MAX_ACTIONS, api_match, click_and_wait, create_match, default_move, has, join_by_link, next_deal, open_lobby,
-    quick_play, scored_rows, state, version, wait_ready, wait_turn,
+    MAX_ACTIONS,
+    api_match,
+    click_and_wait,
+    create_match,
+    default_move,
+    has,
+    join_by_link,
+    next_deal,
+    open_lobby,
+    quick_play,
+    scored_rows,
+    state,
+    version,
+    wait_ready,
+    wait_turn,
 )
 
 pytestmark = pytest.mark.slow

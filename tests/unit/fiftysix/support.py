@@ -127,7 +127,7 @@ def deck_for(players, dealer, fixed, voids=None):
 KINGS_AND_QUEENS = ["KS", "QS", "KH", "QH", "KD", "QD", "KC", "QC", "KS", "QS", "KH", "QH"]
 
 
-def first_hand_match(hand: list[str], dealer: int = 3) -> "Match":
+def first_hand_match(hand: list[str], dealer: int = 3) -> Match:
     """A 4-player match whose seat 0 holds `hand`; the other seats get the rest of DECK_113 in order."""
     rest = list(DECK_113)
     for card in hand:

@@ -8,14 +8,12 @@ from collections import Counter
 import pytest
 
 from games import bots as interface
-from games.fiftysix import RULES, bots
-from games.fiftysix import expert
+from games.fiftysix import RULES, bots, expert
 from games.fiftysix.expert_auction import finish
 from games.fiftysix.expert_hand import Model
 from games.fiftysix.expert_sim import Deal, basic_card
 from games.fiftysix.expert_world import Sampler, played_by, voids
-from tests.unit.fiftysix.support import (KINGS_AND_QUEENS, Match, bot_view, deck_for, deck_from_hands,
-                                         first_hand_match)
+from tests.unit.fiftysix.support import KINGS_AND_QUEENS, Match, bot_view, deck_for, deck_from_hands, first_hand_match
 
 SAMPLES = 240
 

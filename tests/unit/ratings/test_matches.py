@@ -5,7 +5,14 @@ import pytest
 
 from app.ratings.glicko2 import NEW_PLAYER, Rating, rate, rate_weighted
 from app.ratings.matches import (
-    Match, Seat, bot_participant, display, eligible, is_bot, match_from_standing, rate_match,
+    Match,
+    Seat,
+    bot_participant,
+    display,
+    eligible,
+    is_bot,
+    match_from_standing,
+    rate_match,
 )
 
 

@@ -4,13 +4,11 @@ from __future__ import annotations
 import random
 
 import pytest
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from games.sixtysix import bots
 from tests.unit.sixtysix.support import bot_view, play_match, seats_for
-
 
 VARIANTS = [{"variant": v} for v in ("2p24", "2p20", "2p32", "3p", "4p")] + [
     {"variant": "3p", "three_player_mode": "pagat_no_talon"}, {"profile": "schnapsen"}]

@@ -423,12 +423,12 @@ def test_21_forgotten_declaration_lets_the_opponent_win():
 
 def _worked_example_a(m, winner):
     """Worked example A's moves, with `winner` in the non-dealer's part."""
-    w, l = winner, 1 - winner
+    w, loser = winner, 1 - winner
     m.trick("AS", "9S")
     m.exchange(w)
     m.meld(w, "H")
     m.trick("QH", "AH")
-    m.play(l, "TC")
+    m.play(loser, "TC")
     m.play(w, "AC")
     m.declare(w)
 

@@ -9,8 +9,7 @@ import pytest
 
 from bench import botlab
 from games import bots
-from games.sixtysix import RULES
-from games.sixtysix import expert_multi
+from games.sixtysix import RULES, expert_multi
 from games.sixtysix.legal import legal_actions
 from games.sixtysix.options import deck
 from tests.unit.sixtysix.support import Match
