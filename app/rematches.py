@@ -75,7 +75,7 @@ class Rematches:
         assert old.rematch is not None
         options, seats = tables.rematch_spec(old)
         events = tables.create(old.rematch, old.game, options, seats, secrets.randbits(SEED_BITS),
-                               rematch_of=old.game_id)
+                               rematch_of=old.game_id, join_code_hash=old.join_code_hash)
         claim = tables.claim_seat(fold(events), seat, _name(old, seat), token_hash(token), reserved_ok=True,
                                    player_id=old.seats[seat].player_id)
         return RematchSeat(self.matches.commit(old.rematch, None, events + claim), seat, token, created=True)

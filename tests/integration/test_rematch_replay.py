@@ -52,6 +52,20 @@ def finished_match(client, redis_url, body: dict = SHORT) -> tuple[str, list[str
 
 # -- rematch -----------------------------------------------------------------------------------------------
 
+def test_the_rematch_of_a_private_match_is_private_with_the_same_join_code(client, redis_url, r):
+    created = client.post("/v1/games", json={**SHORT, "private": True})
+    game_id, code = created.json["game_id"], created.json["join_code"]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name, "join_code": code}).json["token"]
+              for name in ("Ana", "Bo")]
+    play_to_the_end(client, redis_url, game_id, tokens)
+    rematch = client.post(f"/v1/games/{game_id}/rematch", headers=auth(tokens[0])).json
+    assert rematch["view"]["private"] is True
+    listed = [g["game_id"] for status in ("waiting", "active")
+              for g in client.get(f"/v1/games?status={status}").json["games"]]
+    assert rematch["game_id"] not in listed
+    refused = client.post(f"/v1/games/{rematch['game_id']}/players", json={"name": "Eve"})
+    assert refused.status_code in (403, 409), refused.json
+
 def test_a_rematch_links_both_matches_and_seats_the_same_players(client, redis_url, r):
     game_id, (ana, bo) = finished_match(client, redis_url)
     old = client.get(f"/v1/games/{game_id}", headers=auth(ana)).json
