@@ -26,6 +26,7 @@ from events.repository import Folding, Repository, UnknownAggregate
 from events.store import IdempotencyMismatch, Throttle, VersionConflict
 from games import table as tables
 from games.errors import GameError
+from games.events import Event
 from games.registry import engines_version
 
 log = logging.getLogger("talon.matches")
@@ -299,7 +300,7 @@ class Matches:
             return False
         return self._commit_job(game_id, table, self._thought(table, lambda: tables.time_out(table, seat)), started)
 
-    def commit(self, game_id: str, before: tables.Table | None, events: list[dict]) -> tables.Table:
+    def commit(self, game_id: str, before: tables.Table | None, events: list[Event]) -> tables.Table:
         """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
         enqueues what the table is owed then: for use cases of their own (app/rematches.py). Raises
         VersionConflict when the match is no longer at `before`'s version (or exists, for a creation)."""

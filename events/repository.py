@@ -36,9 +36,9 @@ class AggregateStore(Protocol):
     def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded:
         ...
 
-    def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
+    def append(self, game_id: str, events: Sequence[dict[str, Any]], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, snapshot: tuple[str, dict] | None = None,
+               meta: Mapping[str, str] | None = None, snapshot: tuple[str, dict[str, Any]] | None = None,
                throttle: Throttle | None = None) -> AppendResult:
         ...
 S = TypeVar("S")                                # the aggregate's state
