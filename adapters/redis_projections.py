@@ -19,7 +19,7 @@ match counts twice.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 import orjson
 import redis
@@ -116,7 +116,7 @@ class RedisProjectionStore:
     def commit(self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None,
                only_if_active: bool) -> bool:
         keys = [f"{self.base}:active", self._key(generation, "cursor")]
-        args: list = [generation, int(only_if_active), expected_cursor, new_cursor]
+        args: list[int | str | bytes] = [generation, int(only_if_active), expected_cursor, new_cursor]
         if match is not None:
             keys += [self._key(generation, "seq"), self._key(generation, "match", match.game_id),
                      self._key(generation, "ratings", match.game), self._key(generation, "board", match.game)]
@@ -129,18 +129,25 @@ class RedisProjectionStore:
             for player, score in sorted(match.board.items()):
                 args += [player, "" if score is None else repr(score)]
             args.append(match.game_id)
-        return self._commit(keys=keys, args=args) == 1
+        committed: int = self._commit(keys=keys, args=args)   # the script returns 0 or 1
+        return committed == 1
 
     # -- reading ------------------------------------------------------------------------------------
 
-    def match(self, generation: int, game_id: str) -> dict | None:
+    def match(self, generation: int, game_id: str) -> dict[str, Any] | None:
         record = self.client.hget(self._key(generation, "match", game_id), "record")
-        return None if record is None else orjson.loads(record)
+        if record is None:
+            return None
+        loaded: dict[str, Any] = orjson.loads(record)   # a record is written as a JSON object (commit)
+        return loaded
 
-    def history(self, generation: int, player_id: str, before: int | None, limit: int) -> list[tuple[int, dict]]:
+    def history(self, generation: int, player_id: str, before: int | None, limit: int
+                ) -> list[tuple[int, dict[str, Any]]]:
         top = "+inf" if before is None else f"({before}"
-        rows = self.client.zrevrangebyscore(self._key(generation, "history", player_id), top, "-inf",
-                                            start=0, num=limit, withscores=True)
+        # With scores: (member, score) pairs (redis-py's type is that of every form of the reply).
+        rows = cast(list[tuple[bytes | str, float]],
+                    self.client.zrevrangebyscore(self._key(generation, "history", player_id), top, "-inf",
+                                                 start=0, num=limit, withscores=True))
         pipe = self.client.pipeline(transaction=False)
         for game_id, _ in rows:
             pipe.hget(self._key(generation, "match", _text(game_id)), "record")
@@ -152,22 +159,28 @@ class RedisProjectionStore:
         return {_text(p): orjson.loads(v) for p, v in stored.items()}
 
     def board(self, generation: int, game: str, limit: int) -> list[str]:
-        return [_text(m) for m in self.client.zrevrange(self._key(generation, "board", game), 0, limit - 1)]
+        # Without `withscores`, members only (redis-py gives one type to the answers with and without).
+        members = cast(list[bytes | str], self.client.zrevrange(self._key(generation, "board", game), 0, limit - 1))
+        return [_text(m) for m in members]
 
     def rank(self, generation: int, game: str, player_id: str) -> int | None:
-        return self.client.zrevrank(self._key(generation, "board", game), player_id)
+        # Without `withscore`, the rank alone (redis-py's type also allows the [rank, score] answer).
+        return cast(int | None, self.client.zrevrank(self._key(generation, "board", game), player_id))
 
-    def dump(self, generation: int) -> dict:
+    def dump(self, generation: int) -> dict[str, Any]:
         """Every key of the generation but the cursor, decoded, by its name after the generation."""
         prefix = self._key(generation, "")
-        found = {}
+        found: dict[str, Any] = {}
         for key in sorted(map(_text, self.client.scan_iter(match=self._key(generation, "*"), count=1000))):
             name = key[len(prefix):]
             kind = _text(self.client.type(key))
             if kind == "hash":
                 found[name] = {_text(k): _text(v) for k, v in self.client.hgetall(key).items()}
             elif kind == "zset":
-                found[name] = [(_text(m), s) for m, s in self.client.zrange(key, 0, -1, withscores=True)]
+                # With scores: (member, score) pairs (redis-py's type is that of every form of the reply).
+                pairs = cast(list[tuple[bytes | str, float]], self.client.zrange(key, 0, -1, withscores=True))
+                found[name] = [(_text(m), s) for m, s in pairs]
             elif name != "cursor":
-                found[name] = _text(self.client.get(key))
+                value = self.client.get(key)
+                found[name] = None if value is None else _text(value)   # None: the key went since the scan
         return found

@@ -264,9 +264,10 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[Eve
             return
         yield label, produced
 
-    if kind == "rematch_offered" and isinstance(data.get("game_id"), str):
+    rematch_id = data.get("game_id")
+    if kind == "rematch_offered" and isinstance(rematch_id, str):
         # The one event a finished match may take, once: its link to its rematch.
-        yield from attempt("the rematch's offer", lambda: tables.offer_rematch(table, data["game_id"]))
+        yield from attempt("the rematch's offer", lambda: tables.offer_rematch(table, rematch_id))
     if table.finished:
         return
     seats_open = any(s.open for s in table.seats)

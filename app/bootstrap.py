@@ -46,8 +46,7 @@ def build(settings: Settings, *, pool_size: int | None = None, client: redis.Red
     client = client if client is not None else _shared_client(settings, pool_size)
     events_client = connect(settings.events_redis_url, pool_size=pool_size, health_check_interval=30) \
         if settings.events_redis_url else client
-    # (the store's own annotations know one Redis only, not a Cluster: typed by the next commit)
-    store = EventStore(events_client, prefix=settings.key_prefix)  # type: ignore[arg-type]
+    store = EventStore(events_client, prefix=settings.key_prefix)
     jobs = RqJobQueue(client, settings.queue_name, settings.stale_job_s)
     matches = Matches(store, jobs, settings.bot_delay_s, bot_think_s=settings.bot_think_s)
     projections = Projections(store, RedisProjectionStore(client, settings.key_prefix))

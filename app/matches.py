@@ -13,20 +13,24 @@ import logging
 import secrets
 import time
 import uuid
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Mapping
 from dataclasses import dataclass
 from functools import partial
+from typing import Any, TypedDict
 
 import orjson
 
 from app import telemetry
 from app.ports import EventStore, Job, JobQueue
-from events.codec import normalize_at
+from events.codec import StoredEvent, normalize_at
 from events.repository import Folding, Repository, UnknownAggregate
 from events.store import IdempotencyMismatch, Throttle, VersionConflict
 from games import table as tables
+from games.engine import Action, OptionDict
 from games.errors import GameError
+from games.events import Event
 from games.registry import engines_version
+from games.table_events import SEAT_CLAIMED
 
 log = logging.getLogger("talon.matches")
 
@@ -80,6 +84,16 @@ class Outcome:
     enqueue: Callable[[], None] | None = None
 
 
+class LobbyEntry(TypedDict):
+    game_id: str
+    game: str
+    variant: str
+    status: str
+    players: int
+    open_seats: int
+    created_ms: int
+
+
 class Matches:
     """The matches: one event store, one repository of tables, one job queue."""
 
@@ -103,19 +117,19 @@ class Matches:
         except (UnknownAggregate, ValueError):  # ValueError: an id the store refuses as a key
             raise UnknownGame(game_id) from None
 
-    def events_page(self, game_id: str, after: int, limit: int):
+    def events_page(self, game_id: str, after: int, limit: int) -> tuple[list[StoredEvent], bool]:
         events = self.store.read(game_id, after=after, limit=limit + 1)
         return events[:limit], len(events) > limit
 
     def lobby_page(self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
-                   ) -> tuple[list[dict], tuple[int, str] | None, bool]:
+                   ) -> tuple[list[LobbyEntry], tuple[int, str] | None, bool]:
         """One page of the lobby after the match at `after` (creation ms, id; None: the newest): its
         entries, where it ends, and whether more follow. Private matches are not listed. The ids of
         that status are read in chunks until the page is full; a page scans at most LOBBY_SCAN ids
         (filtering by game, or many private matches), and one that stops there ends at the last id
         scanned."""
         chunk = limit + 1 if game is None else LOBBY_SCAN
-        entries: list[dict] = []
+        entries: list[LobbyEntry] = []
         last, cursor, scanned_all = after, after, 0
         while True:
             want = min(chunk, LOBBY_SCAN - scanned_all)
@@ -138,7 +152,7 @@ class Matches:
 
     # -- players' requests ------------------------------------------------------------------------
 
-    def create_match(self, game: str, options: dict, seats: list[dict], seed: int | None = None,
+    def create_match(self, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int | None = None,
                      decks: list[list[str]] | None = None, join_code: str | None = None) -> tables.Table:
         """A new match. With `join_code` (`new_join_code`) it is private: not listed in the lobby, and
         its seats are claimed with that code only. A generated seed has 128 bits."""
@@ -171,7 +185,7 @@ class Matches:
                     raise
                 continue
             self._enqueue_after_answer(after)
-            return after, events[0]["data"]["seat"], token
+            return after, SEAT_CLAIMED.data_of(events[0])["seat"], token
         raise AssertionError("unreachable")
 
     def resume_seat(self, game_id: str, seat: int, player_id: str) -> tuple[tables.Table, str]:
@@ -194,7 +208,7 @@ class Matches:
         """The table this process holds for the game, without a round trip: it may be behind."""
         return self.tables.held(game_id)
 
-    def act(self, game_id: str, action: dict, seat_of: Callable[[tables.Table], int | None], *,
+    def act(self, game_id: str, action: Action, seat_of: Callable[[tables.Table], int | None], *,
             if_match: Collection[int] | None = None, idempotency_key: str | None = None,
             rate: tuple[int, float] | None = None, enqueue_later: bool = False) -> Outcome:
         """The action of the caller's seat: `seat_of(table)` says which seat the caller holds at a table
@@ -205,10 +219,9 @@ class Matches:
         that many in that time, checked in the append itself (Throttled). With `enqueue_later`, the jobs
         the move calls for are left to the caller (`Outcome.enqueue`). Raises NotASeat, VersionMismatch,
         IdempotencyKeyReused, Throttled, or the game's refusal (GameError)."""
-        table = self.tables.held(game_id)
-        held = table is not None
-        if not held:
-            table = self.table(game_id)
+        held_table = self.tables.held(game_id)
+        held = held_table is not None
+        table = held_table if held_table is not None else self.table(game_id)
         for attempt in range(RACE_RETRIES + 2):
             seat = seat_of(table)
             fingerprint = _fingerprint(seat, action) if idempotency_key and seat is not None else None
@@ -226,7 +239,7 @@ class Matches:
                     continue
                 # A retry of an accepted action may be stale or illegal by now: its record answers it.
                 # Otherwise the append script looks the key up itself, so the common case saves a trip.
-                if key and (done := self._replay(game_id, key, fingerprint)):
+                if key and fingerprint and (done := self._replay(game_id, key, fingerprint)):
                     return done
                 raise
             throttle = Throttle(f"seat:{seat}", *rate) if rate is not None else None
@@ -243,7 +256,7 @@ class Matches:
                 table = self.table(game_id)
         raise AssertionError("unreachable")
 
-    def _commit_action(self, game_id: str, table: tables.Table, events: list[dict], idempotency_key: str | None,
+    def _commit_action(self, game_id: str, table: tables.Table, events: list[Event], idempotency_key: str | None,
                        fingerprint: str | None, throttle: Throttle | None, enqueue_later: bool = False) -> Outcome:
         """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
         and enqueues what the game is owed next, or leaves that to the caller; a retry is answered from
@@ -299,7 +312,7 @@ class Matches:
             return False
         return self._commit_job(game_id, table, self._thought(table, lambda: tables.time_out(table, seat)), started)
 
-    def commit(self, game_id: str, before: tables.Table | None, events: list[dict]) -> tables.Table:
+    def commit(self, game_id: str, before: tables.Table | None, events: list[Event]) -> tables.Table:
         """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
         enqueues what the table is owed then: for use cases of their own (app/rematches.py). Raises
         VersionConflict when the match is no longer at `before`'s version (or exists, for a creation)."""
@@ -358,7 +371,7 @@ class Matches:
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def _commit_job(self, game_id: str, table: tables.Table, events: list[dict], started: float) -> bool:
+    def _commit_job(self, game_id: str, table: tables.Table, events: list[Event], started: float) -> bool:
         """Appends a job's events, then goes on in the same job with what the game owes next without a
         human (`_owed_now`), each step its own append, for up to JOB_STEPS appends and JOB_BUDGET_S
         after the job `started` (time.monotonic); then enqueues what the table waits for. An rq job
@@ -393,22 +406,23 @@ class Matches:
         if jobs:
             self.jobs.enqueue(jobs)
 
-    def _owed_now(self, table: tables.Table) -> list[dict]:
+    def _owed_now(self, table: tables.Table) -> list[Event]:
         """The events of the next step a job may take on by itself: the system's step, or the move of the
         bot seat whose turn it is (unless bots wait TALON_BOT_DELAY_S before each move). [] otherwise:
         a human seat a bot stands in for keeps one job per move, and its human may come back between two."""
         work = tables.owed_work(table)
         if work == [("advance", None)]:
             return tables.system_step(table)
-        if len(work) == 1 and work[0][0] == "bot" and self.bot_delay_s <= 0 \
-                and table.seats[work[0][1]].kind == "bot":
-            return self._bot_move(table, work[0][1])
+        if len(work) == 1:
+            kind, seat = work[0]
+            if kind == "bot" and seat is not None and self.bot_delay_s <= 0 and table.seats[seat].kind == "bot":
+                return self._bot_move(table, seat)
         return []
 
-    def _bot_move(self, table: tables.Table, seat: int) -> list[dict]:
+    def _bot_move(self, table: tables.Table, seat: int) -> list[Event]:
         return self._thought(table, lambda: _timed_bot_move(table, seat))
 
-    def _thought(self, table: tables.Table, decide: Callable[[], list[dict]]) -> list[dict]:
+    def _thought(self, table: tables.Table, decide: Callable[[], list[Event]]) -> list[Event]:
         """A bot's decision, held until `bot_think_s` after it started when a human plays at the table:
         the expert answers a lone legal move at once, and a reply that quick told the other players
         that its hand held one card of the suit led. The hold costs the worker that long; tables the
@@ -431,7 +445,7 @@ class Matches:
         return Outcome(self.table(game_id), replayed=True)
 
     @staticmethod
-    def _meta(before: tables.Table | None, after: tables.Table, game: str | None = None) -> dict | None:
+    def _meta(before: tables.Table | None, after: tables.Table, game: str | None = None) -> dict[str, str] | None:
         """Lobby fields, written only when they change (creation, seats taken, status moves)."""
         if before is not None and before.status == after.status and before.seats == after.seats:
             return None
@@ -448,13 +462,13 @@ def _human_at_table(table: tables.Table) -> bool:
     return any(s.kind == "human" and s.token_hash is not None and not s.taken_over for s in table.seats)
 
 
-def _timed_bot_move(table: tables.Table, seat: int) -> list[dict]:
+def _timed_bot_move(table: tables.Table, seat: int) -> list[Event]:
     """The bot's move at `seat`, its decision time observed (talon_bot_decision_seconds)."""
     with telemetry.bot_decision(table.game):
         return tables.bot_move(table, seat)
 
 
-def _lobby_entry(game_id: str, meta: dict) -> dict:
+def _lobby_entry(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
     return {"game_id": game_id, "game": meta.get("game", ""), "variant": meta.get("variant", ""),
             "status": meta.get("status", ""), "players": int(meta.get("players", 0)),
             "open_seats": int(meta.get("open_seats", 0)), "created_ms": int(meta.get("created_ms", 0))}
@@ -469,5 +483,5 @@ def token_hash(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()
 
 
-def _fingerprint(seat: int, action: dict) -> str:
+def _fingerprint(seat: int, action: Action) -> str:
     return hashlib.sha256(orjson.dumps([seat, action], option=orjson.OPT_SORT_KEYS)).hexdigest()

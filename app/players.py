@@ -11,6 +11,7 @@ from __future__ import annotations
 import secrets
 import time
 import uuid
+from typing import Any, TypedDict
 
 from app.matches import Matches, UnknownGame, token_hash
 from app.ports import PlayerRecord, PlayerStore
@@ -23,6 +24,24 @@ MAX_ACTIVE_SEATS = 100
 
 class UnknownPlayer(Exception):
     pass
+
+
+class ActiveSeat(TypedDict):
+    """A seat of the player's in a match not over yet (`Players.active_seats`)."""
+    game_id: str
+    game: str
+    seat: int
+    status: str
+    version: int
+    name: str | None
+    to_act: bool
+
+
+class Profile(TypedDict):
+    player_id: str
+    name: str
+    created_ms: int
+    ratings: list[dict[str, Any]]   # app/projections.py rating_entry, one per game the player is rated in
 
 
 class Players:
@@ -64,10 +83,11 @@ class Players:
         self.store.add_seat(player.player_id, game_id, claimed)
         return table, claimed, token
 
-    def active_seats(self, player: PlayerRecord) -> list[dict]:
+    def active_seats(self, player: PlayerRecord) -> list[ActiveSeat]:
         """The player's seats in matches not over yet, still theirs (a reset seat is not); the others are
         dropped from the list as they are found."""
-        active, gone = [], []
+        active: list[ActiveSeat] = []
+        gone: list[tuple[str, int]] = []
         for game_id, seat in self.store.seats(player.player_id):
             try:
                 table = self.matches.table(game_id)
@@ -86,7 +106,7 @@ class Players:
         """A fresh token for a seat the player holds (SeatUnavailable if they do not, or it is over)."""
         return self.matches.resume_seat(game_id, seat, player.player_id)
 
-    def profile(self, player_id: str) -> dict:
+    def profile(self, player_id: str) -> Profile:
         player = self.get(player_id)
         return {"player_id": player.player_id, "name": player.name, "created_ms": player.created_ms,
                 "ratings": self.projections.ratings_of(player.player_id)}

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Any, Protocol
 
 from events.codec import Codec, StoredEvent
 from events.repository import AggregateStore
@@ -146,7 +146,7 @@ class MatchWrite:
     (ProjectionStore.commit)."""
     game_id: str
     game: str
-    record: dict                        # the match as histories show it (app/projections.py)
+    record: Mapping[str, Any]           # the match as histories show it (app/projections.py MatchRecord), or {}
     ratings: dict[str, list[float]]     # participant -> [rating, deviation, volatility, rated matches]
     board: dict[str, float | None]      # player -> leaderboard score (rating), None: off the board
     history: tuple[str, ...]            # the players whose history lists the match
@@ -187,10 +187,10 @@ class ProjectionStore(Protocol):
         longer `expected_cursor` (or, `only_if_active`, the generation is no longer the active one)."""
         ...
 
-    def match(self, generation: int, game_id: str) -> dict | None: ...
+    def match(self, generation: int, game_id: str) -> dict[str, Any] | None: ...
 
     def history(self, generation: int, player_id: str, before: int | None, limit: int
-                ) -> list[tuple[int, dict]]:
+                ) -> list[tuple[int, dict[str, Any]]]:
         """Up to `limit` (position, record) of the player's matches, newest first, older than `before`."""
         ...
 
@@ -204,6 +204,6 @@ class ProjectionStore(Protocol):
         """The player's 0-based place on the leaderboard, None when not on it."""
         ...
 
-    def dump(self, generation: int) -> dict:
+    def dump(self, generation: int) -> dict[str, Any]:
         """Every projection of the generation as plain data (for comparing a rebuild)."""
         ...

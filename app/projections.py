@@ -16,13 +16,16 @@ to come back. A match rates only if a registered player is among those it rates 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, TypedDict
 
 from app.ports import MatchWrite, ProjectionStore
 from app.ratings.glicko2 import Rating
 from app.ratings.matches import bot_participant, eligible, is_bot, match_from_standing, rate_match
-from events.store import EventStore
+from events.codec import StoredEvent
+from events.store import EventStore, FeedEntry
+from games.events import Side
 from games.registry import game_names
 
 TERMINAL = ("match_ended", "match_abandoned")
@@ -33,6 +36,36 @@ FEED_PAGE = 500
 # A hook the tests use to stop a worker at a chosen point: called with ("before_commit" | "after_commit",
 # game id) around each match's atomic write.
 Hook = Callable[[str, str], None]
+
+
+class PlayerEntry(TypedDict):
+    """A seat as a match's record shows it."""
+    seat: int
+    kind: str
+    level: str | None
+    name: str | None
+    player_id: str | None
+    team: int | None
+    taken_over_share: float
+
+
+class RatingChange(TypedDict):
+    before: list[float]   # [rating, deviation, volatility]
+    after: list[float]
+
+
+class MatchRecord(TypedDict):
+    """A finished match as histories show it (`summarize`, then `rate`'s changes in `ratings`)."""
+    game_id: str
+    game: str
+    options: dict[str, Any]
+    status: str                      # "finished" | "abandoned"
+    winner: list[int] | None
+    standing: list[Side] | None
+    ended_at: str
+    players: list[PlayerEntry]
+    participants: list[str]
+    ratings: dict[str, RatingChange]
 
 
 def is_guest(participant: str | None) -> bool:
@@ -58,34 +91,34 @@ class _Seat:
 class _Fold:
     """Who held and who played each seat, folded over a match's log up to its end."""
 
-    def __init__(self, game_id: str, created: dict):
+    def __init__(self, game_id: str, created: dict[str, Any]):
         self.game_id = game_id
         self.seats = [_Seat(s["kind"], s.get("level"), s.get("name")) for s in created["seats"]]
         self.names: dict[str, str] = {}
-        self.moves: Counter = Counter()     # (seat, mover) -> moves; mover None: the stand-in bot
+        self.moves: Counter[tuple[int, str | None]] = Counter()  # (seat, mover) -> moves; mover None: the stand-in bot
 
-    def apply(self, event) -> None:
+    def apply(self, event: StoredEvent) -> None:
         step = _STEPS.get(event.type)
         if step is not None:
             step(self, event)
         elif event.type not in TABLE_EVENTS and isinstance(event.actor, int):
             self.moved(event.actor)
 
-    def claimed(self, event) -> None:
+    def claimed(self, event: StoredEvent) -> None:
         seat = self.seats[event.data["seat"]]
         # A guest is told apart by the claim's version: two guests in turn on one seat are two people.
         seat.holder = event.data.get("player_id") or f"{GUEST_PREFIX}{self.game_id}:{event.data['seat']}:{event.version}"
         seat.taken_over = False
         self.names[seat.holder] = event.data["name"]
 
-    def reset(self, event) -> None:
+    def reset(self, event: StoredEvent) -> None:
         seat = self.seats[event.data["seat"]]
         seat.holder, seat.taken_over = None, False
 
-    def taken_over(self, event) -> None:
+    def taken_over(self, event: StoredEvent) -> None:
         self.seats[event.data["seat"]].taken_over = event.type == "seat_taken_over"
 
-    def timed_out(self, event) -> None:
+    def timed_out(self, event: StoredEvent) -> None:
         # The seat's move just before was the stand-in's, made when the seat's timer ran out.
         index = event.data["seat"]
         self.moves[(index, self.seats[index].last_mover)] -= 1
@@ -113,11 +146,12 @@ class _Fold:
         chosen = max(humans, key=lambda m: (humans[m], m))
         return chosen, 1.0 - humans[chosen] / total
 
-    def players(self, standing: list | None) -> tuple[list[dict], list[str]]:
+    def players(self, standing: list[Side] | None) -> tuple[list[PlayerEntry], list[str]]:
         """The seats as a history shows them, and each seat's participant."""
         team_of = {s: t for t, side in enumerate(standing or []) for s in side["seats"]}
-        teams = bool(standing) and len(standing) < len(self.seats)
-        players, participants = [], []
+        teams = bool(standing and len(standing) < len(self.seats))
+        players: list[PlayerEntry] = []
+        participants: list[str] = []
         for index, seat in enumerate(self.seats):
             participant, share = self.participant(index)
             participants.append(participant)
@@ -132,7 +166,7 @@ _STEPS = {"seat_claimed": _Fold.claimed, "seat_reset": _Fold.reset, "seat_taken_
           "seat_returned": _Fold.taken_over, "turn_timed_out": _Fold.timed_out}
 
 
-def summarize(game_id: str, events: Sequence) -> dict | None:
+def summarize(game_id: str, events: Sequence[StoredEvent]) -> MatchRecord | None:
     """The record of a finished match from its log (StoredEvents, oldest first); None if it is not over.
     What follows the match's end (a reveal, an operator's late reset) changes nothing in it."""
     if not events or events[0].type != "match_created":
@@ -154,11 +188,12 @@ def summarize(game_id: str, events: Sequence) -> dict | None:
 
 # -- one record -> its rating updates ------------------------------------------------------------------
 
-def rate(record: dict, current: dict[str, list[float]]) -> dict[str, dict]:
+def rate(record: MatchRecord, current: dict[str, list[float]]) -> dict[str, RatingChange]:
     """The rating changes a match's record makes: {participant: {"before": [r, d, σ], "after": [...]}},
     kept participants only (players and bots); {} when the match rates nobody (docs/ratings.md)."""
     if record["status"] != "finished":
         return {}
+    assert record["standing"] is not None  # a finished match's end carries its standing (games' match_ended)
     match = match_from_standing(record["game"], record["participants"], record["standing"], record["winner"],
                                 [p["taken_over_share"] for p in record["players"]])
     ratings = {p: Rating(*values[:3]) for p, values in current.items()}
@@ -189,7 +224,7 @@ class Projections:
         recorded, pages = 0, 0
         while max_pages is None or pages < max_pages:
             pages += 1
-            gen = self.store.active() if following else generation
+            gen = self.store.active() if generation is None else generation
             cursor = self.store.cursor(gen)
             entries = self.events.feed(after=cursor, count=FEED_PAGE)
             if not entries:
@@ -199,7 +234,7 @@ class Projections:
             recorded += self._apply_page(gen, cursor, entries, following)
         return recorded
 
-    def _apply_page(self, gen: int, cursor: str, entries: list, following: bool) -> int:
+    def _apply_page(self, gen: int, cursor: str, entries: list[FeedEntry], following: bool) -> int:
         """Applies one page of the feed: each match end in its own atomic step with the cursor, then the
         cursor to the page's end; stops at a lost race. Returns how many matches it recorded."""
         recorded = 0
@@ -231,7 +266,8 @@ class Projections:
         current = self.store.ratings(gen, record["game"], sorted(set(kept)))
         changes = rate(record, current)
         record["ratings"] = changes
-        ratings, board = {}, {}
+        ratings: dict[str, list[float]] = {}
+        board: dict[str, float | None] = {}
         for participant, change in changes.items():
             played = int(current.get(participant, [0, 0, 0, 0])[3]) + 1
             ratings[participant] = [*change["after"], played]
@@ -254,14 +290,15 @@ class Projections:
 
     # -- reading -------------------------------------------------------------------------------------
 
-    def history(self, player_id: str, before: int | None, limit: int) -> tuple[list[dict], int | None, bool]:
+    def history(self, player_id: str, before: int | None, limit: int
+                ) -> tuple[list[dict[str, Any]], int | None, bool]:
         """A page of the player's matches, newest first: (items, the position it ends at, more follow)."""
         rows = self.store.history(self.store.active(), player_id, before, limit + 1)
         items = [history_item(record, player_id) for _, record in rows[:limit]]
         last = rows[:limit][-1][0] if rows[:limit] else before
         return items, last, len(rows) > limit
 
-    def ratings_of(self, participant: str) -> list[dict]:
+    def ratings_of(self, participant: str) -> list[dict[str, Any]]:
         gen = self.store.active()
         found = []
         for game in game_names():
@@ -270,7 +307,8 @@ class Projections:
                 found.append(rating_entry(game, values))
         return found
 
-    def leaderboard(self, game: str, limit: int, player_id: str | None = None) -> tuple[list[dict], dict | None]:
+    def leaderboard(self, game: str, limit: int, player_id: str | None = None
+                    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """The top `limit` players (player_id, rating, deviation, matches, rank) and, for `player_id`, their
         own standing (rank None when they are not on the board)."""
         gen = self.store.active()
@@ -286,16 +324,16 @@ class Projections:
                                                              "matches": 0})}
         return entries, mine
 
-    def dump(self) -> dict:
+    def dump(self) -> dict[str, Any]:
         return self.store.dump(self.store.active())
 
 
-def rating_entry(game: str, values: list[float]) -> dict:
+def rating_entry(game: str, values: list[float]) -> dict[str, Any]:
     """A stored rating as people see it: whole points (docs/ratings.md §6: rounded for display only)."""
     return {"game": game, "rating": round(values[0]), "deviation": round(values[1]), "matches": int(values[3])}
 
 
-def history_item(record: dict, player_id: str) -> dict:
+def history_item(record: Mapping[str, Any], player_id: str) -> dict[str, Any]:
     """A match of a player's history: the record as everyone sees it, and the player's own result."""
     seats = [i for i, p in enumerate(record["participants"]) if p == player_id]
     change = record["ratings"].get(player_id)

@@ -2,8 +2,11 @@
 (games/replay.py says what is shown). A running match has none: its hands are still secret."""
 from __future__ import annotations
 
+from typing import cast
+
 from app.matches import Matches
 from games.errors import NotFinished
+from games.events import Event
 from games.replay import ReplayStep, fold, replay_step
 
 
@@ -33,4 +36,6 @@ class Replays:
         # The log up to the version, folded from the start: a finished match's log is read once per step,
         # and a match is a few hundred events (a snapshot would save the fold of earlier deals only).
         events = self.matches.store.read(game_id, after=0, limit=version)
-        return replay_step(fold([{"type": e.type, "actor": e.actor, "data": e.data} for e in events]), last)
+        # The table's own events read back (the repository folds them the same way, events/repository.py
+        # `_event`): a game's actor is a seat or None; the store's type also allows other aggregates' text.
+        return replay_step(fold([cast(Event, {"type": e.type, "actor": e.actor, "data": e.data}) for e in events]), last)

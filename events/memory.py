@@ -66,10 +66,10 @@ class InMemoryEventStore:
 
     # Writing.
 
-    def append(self, game_id: str, events: Sequence[dict[str, Any]], expected_version: int, *,
+    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
                meta: Mapping[str, str] | None = None, at: str | None = None,
-               snapshot: tuple[str, dict[str, Any]] | None = None, throttle: Throttle | None = None) -> AppendResult:
+               snapshot: tuple[str, Mapping[str, Any]] | None = None, throttle: Throttle | None = None) -> AppendResult:
         """events.store.EventStore.append: the same arguments, checks, results and refusals."""
         check_game_id(game_id)
         if not events:
@@ -95,7 +95,7 @@ class InMemoryEventStore:
         _notify(game_id, events, result, None)
         return result
 
-    def _append(self, game_id: str, events: Sequence[dict[str, Any]], encoded: list[str], expected: int,
+    def _append(self, game_id: str, events: Sequence[Mapping[str, Any]], encoded: list[str], expected: int,
                 idempotency_key: str | None, fingerprint: str, meta: dict[str, str], lobby_target: int,
                 at: str, at_ms: int, engine: str | None, state: bytes | None,
                 throttle: Throttle | None) -> AppendResult:

@@ -36,9 +36,9 @@ class AggregateStore(Protocol):
     def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded:
         ...
 
-    def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
+    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, snapshot: tuple[str, dict] | None = None,
+               meta: Mapping[str, str] | None = None, snapshot: tuple[str, Mapping[str, Any]] | None = None,
                throttle: Throttle | None = None) -> AppendResult:
         ...
 S = TypeVar("S")                                # the aggregate's state
@@ -163,8 +163,7 @@ class Repository(Generic[S, E]):
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
         fields = meta(after) if callable(meta) else meta
         snapshot = (self.folding.engine_version, self.folding.dump(after)) if snapshot_due else None
-        # (the store's own annotations ask for dicts, not any mapping: typed by the next commit)
-        result = self.store.append(aggregate_id, new_events, expected,  # type: ignore[arg-type]
+        result = self.store.append(aggregate_id, new_events, expected,
                                    idempotency_key=idempotency_key, fingerprint=fingerprint, meta=fields,
                                    snapshot=snapshot, throttle=throttle)
         if result.replayed:

@@ -29,9 +29,12 @@ import time
 import zlib
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 import orjson
 import redis
+from redis.cluster import RedisCluster
+from redis.typing import KeyT, StreamIdT
 
 from events import scripts
 from events.connection import is_cluster
@@ -53,6 +56,12 @@ _IDEMPOTENCY_KEY = re.compile(r"[\x21-\x7e]{1,255}")
 _MS = re.compile(r"[0-9]{1,16}")
 _STREAM_ID = re.compile(r"[0-9]{1,20}(-[0-9]{1,20})?")  # ASCII digits only (\d matches any script's digits)
 _HEX_HASH = re.compile(r"[0-9a-f]{40}")
+
+# An event as appended: {"type", "actor", "data"} (events/codec.py checks it), e.g. a games.events.Event.
+NewEvent = Mapping[str, Any]
+# A stream entry as redis-py reads it (id, {field: value}); from a script, [id, [field, value, ...]]. The
+# None that redis-py's type allows only comes of a consumer group's claim of a deleted entry.
+Entry = tuple[bytes | str | None, Mapping[bytes | str, bytes | str] | list[bytes | str] | None]
 
 
 @dataclass(frozen=True)
@@ -89,8 +98,8 @@ class RawEntry:
     prev_hash: str | None  # only in entries written before the chain was compacted (field `p`)
     hash: str | None       # hex
 
-    def to_dict(self) -> dict:
-        entry = {"v": self.version, "e": self.payload, "h": self.hash}
+    def to_dict(self) -> dict[str, Any]:
+        entry: dict[str, Any] = {"v": self.version, "e": self.payload, "h": self.hash}
         return entry if self.prev_hash is None else {**entry, "p": self.prev_hash}
 
 
@@ -98,7 +107,7 @@ class RawEntry:
 class Snapshot:
     version: int
     engine_version: str
-    state: dict
+    state: dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -106,7 +115,7 @@ class Loaded:
     """What `EventStore.load_since` read: a snapshot (unless the caller's state is `known`), the events
     after it, and the chain head: (version, hash) of the newest entry (None: a stream without one)."""
     snapshot: Snapshot | None
-    events: list
+    events: list[StoredEvent]
     known: bool
     head: tuple[int, str] | None
 
@@ -160,11 +169,19 @@ def _text(value: bytes | str) -> str:
     return value.decode() if isinstance(value, bytes) else value
 
 
-def _version_of(entry_id: bytes | str) -> int:
-    return int(_text(entry_id).partition("-")[0])
+def _entry_id(entry_id: bytes | str | None) -> str:
+    if entry_id is None:  # see Entry
+        raise ValueError("a stream entry without an id: the event store reads no consumer group")
+    return _text(entry_id)
 
 
-def _fields(fields: Mapping | list) -> dict[str, str]:
+def _version_of(entry_id: bytes | str | None) -> int:
+    return int(_entry_id(entry_id).partition("-")[0])
+
+
+def _fields(fields: Mapping[bytes | str, bytes | str] | list[bytes | str] | None) -> dict[str, str]:
+    if fields is None:  # see Entry
+        raise ValueError("a stream entry without fields: the event store reads no consumer group")
     # XRANGE through redis-py gives {field: value}; XRANGE inside Lua gives [field, value, ...].
     if isinstance(fields, list):
         fields = dict(zip(fields[0::2], fields[1::2]))
@@ -178,22 +195,23 @@ def _fields(fields: Mapping | list) -> dict[str, str]:
 SNAPSHOT_PACKED = b"z"  # a snapshot's state JSON, zlib-compressed (plain JSON starts with `{`)
 
 
-def _chains_onto(prev_hash: str, entry) -> bool:
+def _chains_onto(prev_hash: str, entry: Entry) -> bool:
     entry_id, fields = entry
     named = _fields(fields)
     return entry_hash(prev_hash, _version_of(entry_id), named["e"]) == named.get("h")
 
 
-def _pack_state(state: dict) -> bytes:
+def _pack_state(state: Mapping[str, Any]) -> bytes:
     return SNAPSHOT_PACKED + zlib.compress(orjson.dumps(state), 6)
 
 
-def _unpack_state(stored: bytes) -> dict:
-    return orjson.loads(zlib.decompress(stored[1:]) if stored.startswith(SNAPSHOT_PACKED) else stored)
+def _unpack_state(stored: bytes) -> dict[str, Any]:
+    state: dict[str, Any] = orjson.loads(zlib.decompress(stored[1:]) if stored.startswith(SNAPSHOT_PACKED) else stored)
+    return state
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis, prefix: str = "talon", codec: Codec | None = None,
+    def __init__(self, client: redis.Redis | RedisCluster, prefix: str = "talon", codec: Codec | None = None,
                  split_cross_slot: bool | None = None, max_block_s: float = MAX_WAIT_SLICE_S):
         """`split_cross_slot`: write the feed and lobby after the commit instead of inside it; by
         default only on a Redis Cluster client, where nothing else can work. `max_block_s`: the longest
@@ -231,10 +249,10 @@ class EventStore:
 
     # Writing.
 
-    def append(self, game_id: str, events: Sequence[dict], expected_version: int, *,
+    def append(self, game_id: str, events: Sequence[NewEvent], expected_version: int, *,
                idempotency_key: str | None = None, fingerprint: str | None = None,
                meta: Mapping[str, str] | None = None, at: str | None = None,
-               snapshot: tuple[str, dict] | None = None, throttle: Throttle | None = None) -> AppendResult:
+               snapshot: tuple[str, Mapping[str, Any]] | None = None, throttle: Throttle | None = None) -> AppendResult:
         """Appends `events` as versions expected_version+1.. or raises VersionConflict.
 
         With an idempotency key, a repeat of the same request (same fingerprint; by default a hash of
@@ -267,21 +285,23 @@ class EventStore:
                 period_us, int(self.cross_slot is None)]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
-        intent = self.cross_slot.intend(game_id, expected_version, len(events)) if self.cross_slot else None
+        cross_slot = self.cross_slot
+        intent = cross_slot.intend(game_id, expected_version, len(events)) if cross_slot else None
         try:
             reply = self._append(keys=keys, args=args + meta_args)
             result = _append_result(reply)
         except (VersionConflict, IdempotencyMismatch, Throttled) as refused:
-            if intent is not None:
-                self.cross_slot.complete(intent)  # nothing to write: only the intent goes
+            if cross_slot is not None and intent is not None:
+                cross_slot.complete(intent)  # nothing to write: only the intent goes
             _notify(game_id, events, None, refused)
             raise
-        if intent is not None:
+        if cross_slot is not None and intent is not None:
             written = not result.replayed
             try:
-                self.cross_slot.complete(intent, [e["type"] for e in events] if written else (),
-                                        meta["status"] if written and lobby_target else None,
-                                        _text(reply[4]) if written and lobby_target else None)
+                # A lobby target comes of a status in meta.
+                cross_slot.complete(intent, [e["type"] for e in events] if written else (),
+                                    meta["status"] if written and lobby_target and meta is not None else None,
+                                    _text(reply[4]) if written and lobby_target else None)
             except redis.RedisError:
                 # The events are committed: the caller gets its result, the intent stays for the sweeper.
                 log.warning("feed/lobby follow-up of %s failed; the sweeper will complete it", game_id,
@@ -304,7 +324,7 @@ class EventStore:
         """The sweeper's part: feed and lobby writes a dead process left undone (0 on one primary)."""
         return self.cross_slot.repair(now_ms) if self.cross_slot else 0
 
-    def save_snapshot(self, game_id: str, version: int, engine_version: str, state: dict) -> None:
+    def save_snapshot(self, game_id: str, version: int, engine_version: str, state: Mapping[str, Any]) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
         reply = self._save_snapshot(keys=[self._key(game_id, "snap"), self._key(game_id, "events")],
                                     args=[version, engine_version, _pack_state(state)])
@@ -371,8 +391,10 @@ class EventStore:
             block_ms = max(1, int(min(remaining, self._block_slice_s) * 1000)) if remaining > 0 else None
             reply = self.client.xread({key: f"{after}-0"}, block=block_ms)
             if reply:
-                # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]}.
-                entries = next(iter(reply.values()))[0] if isinstance(reply, dict) else reply[0][1]
+                # RESP2 gives [[stream, entries]], RESP3 gives {stream: [entries]} (redis-py's type of the
+                # reply also allows {stream: entries}, which no protocol answers to XREAD).
+                answer = cast("dict[bytes | str, list[list[Entry]]] | list[list[Any]]", reply)
+                entries: list[Entry] = next(iter(answer.values()))[0] if isinstance(answer, dict) else answer[0][1]
                 if after_hash is not None and not _chains_onto(after_hash, entries[0]):
                     raise HistoryChanged(game_id)
                 return self._decode(entries)
@@ -388,7 +410,7 @@ class EventStore:
         One XREAD of every stream, so on a Redis Cluster only games of one slot can be read together."""
         ids = list(positions)
         keys = [self._key(game_id, "events") for game_id in ids]
-        streams = {key: f"{positions[game_id][0]}-0" for key, game_id in zip(keys, ids)}
+        streams: dict[KeyT, StreamIdT] = {key: f"{positions[game_id][0]}-0" for key, game_id in zip(keys, ids)}
         by_key = dict(zip(keys, ids))
         deadline = time.monotonic() + timeout_s
         while True:
@@ -397,8 +419,9 @@ class EventStore:
                 return {}
             reply = self.client.xread(streams, block=max(1, int(min(remaining, self._block_slice_s) * 1000)))
             if reply:
-                found = {}
-                pairs = reply.items() if isinstance(reply, dict) else reply
+                found: dict[str, tuple[list[StoredEvent], bool]] = {}
+                # (stream, entries) pairs: as in `wait`, RESP3's entries come wrapped in a list.
+                pairs = cast(Iterable[Sequence[Any]], reply.items() if isinstance(reply, dict) else reply)
                 for key, entries in pairs:
                     entries = entries[0] if isinstance(reply, dict) else entries
                     game_id = by_key[_text(key)]
@@ -452,7 +475,9 @@ class EventStore:
         reverse order of their ids, as ZREVRANGE gives them, so a page boundary among them loses none."""
         key = self._lobby_key(status)
         if after is None:
-            rows = self.client.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True)
+            # With scores: (member, score) pairs (redis-py's type is that of every form of the reply).
+            rows = cast(list[tuple[bytes | str, float]],
+                        self.client.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True))
             return [(_text(member), int(score)) for member, score in rows]
         created, last_id = after
         pipe = self.client.pipeline(transaction=False)
@@ -471,11 +496,11 @@ class EventStore:
         if not _STREAM_ID.fullmatch(after):
             raise ValueError(f"invalid feed id: {after!r}")
         entries = self.client.xrange(self._feed_key, min=f"({after}", count=count)
-        return unique(_feed_entry(entry_id, fields) for entry_id, fields in entries)
+        return unique(_feed_entry(entry_id, fields) for entry_id, fields in entries or ())
 
-    def _decode(self, entries: list) -> list[StoredEvent]:
+    def _decode(self, entries: Sequence[Entry] | None) -> list[StoredEvent]:
         decoded = []
-        for entry_id, fields in entries:
+        for entry_id, fields in entries or ():
             named = _fields(fields)
             decoded.append(self.codec.decode(_version_of(entry_id), named["e"], hash=named.get("h"),
                                              prev_hash=named.get("p")))
@@ -487,7 +512,7 @@ class EventStore:
         """Stream entries exactly as stored, oldest first: the payload undecoded, with its hashes."""
         entries = self.client.xrange(self._key(game_id, "events"), min=f"{after + 1}-0", count=limit)
         raw = []
-        for entry_id, fields in entries:
+        for entry_id, fields in entries or ():
             named = _fields(fields)
             raw.append(RawEntry(_version_of(entry_id), named.get("e", ""), named.get("p"), named.get("h")))
         return raw
@@ -517,29 +542,29 @@ class EventStore:
                     or not _HEX_HASH.fullmatch(entry.hash):
                 raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
         meta_args, lobby_target = _meta_args(meta)
-        args = [game_id, lobby_target if self.cross_slot is None else 0, len(entries)]
+        args: list[str | int] = [game_id, lobby_target if self.cross_slot is None else 0, len(entries)]
         for entry in entries:
-            args += [entry.version, entry.payload, entry.hash]
+            args += [entry.version, entry.payload, cast(str, entry.hash)]  # a str: checked above
         keys = [self._key(game_id, "events"), self._key(game_id, "meta"), self._key(game_id, "head")]
         if self.cross_slot is None:
             keys += [self._lobby_key(status) for status in LOBBY_STATUSES]
-        reply = self._import(keys=keys, args=args + meta_args)
+        reply = self._import(keys=keys, args=[*args, *meta_args])
         if _text(reply[0]) == "exists":
             raise GameExists(game_id, int(reply[1]))
-        if self.cross_slot is not None and lobby_target:
+        if self.cross_slot is not None and lobby_target and meta is not None:  # a target comes of meta's status
             self.cross_slot.lobby(game_id, meta["status"], self.meta(game_id).get("created_ms", "0"))
         if lobby_target == FINISHED:
             self._compact_finished(game_id)
         return int(reply[1])
 
 
-def _block_slice_s(client, max_block_s: float) -> float:
+def _block_slice_s(client: redis.Redis | RedisCluster, max_block_s: float) -> float:
     """The longest XREAD BLOCK that ends before the client's socket timeout (a second to spare), and
     within `max_block_s`."""
     kwargs = getattr(getattr(client, "connection_pool", None), "connection_kwargs", None)
     if kwargs is None:  # a Redis Cluster client
         kwargs = getattr(getattr(client, "nodes_manager", None), "connection_kwargs", None) or {}
-    timeout = kwargs.get("socket_timeout", DEFAULT_SOCKET_TIMEOUT_S)
+    timeout: float | None = kwargs.get("socket_timeout", DEFAULT_SOCKET_TIMEOUT_S)
     if timeout is None:
         return max_block_s
     return min(max(timeout - 1.0, timeout / 2), max_block_s)
@@ -551,7 +576,7 @@ def _check_idempotency_key(key: str) -> str:
     return key
 
 
-def _fingerprint(events: Sequence[dict]) -> str:
+def _fingerprint(events: Sequence[NewEvent]) -> str:
     return hashlib.sha256(orjson.dumps(list(events), option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -575,7 +600,7 @@ def _meta_args(meta: Mapping[str, str] | None) -> tuple[list[str], int]:
     return pairs, LOBBY_STATUSES.index(status) + 1
 
 
-def _append_result(reply: list) -> AppendResult:
+def _append_result(reply: list[Any]) -> AppendResult:
     outcome = _text(reply[0])
     if outcome == "conflict":
         raise VersionConflict(int(reply[1]))
@@ -593,7 +618,7 @@ def _append_result(reply: list) -> AppendResult:
 # Observers of appends (metrics, logs): called after each append with the game id, the events, and
 # the result or the refusal (VersionConflict, IdempotencyMismatch). An observer must not raise; one
 # that does is ignored, since the append has happened (or been refused) whatever it does.
-AppendObserver = Callable[[str, Sequence[dict], "AppendResult | None", "Exception | None"], None]
+AppendObserver = Callable[[str, Sequence[NewEvent], "AppendResult | None", "Exception | None"], None]
 _observers: list[AppendObserver] = []
 
 
@@ -602,7 +627,7 @@ def add_append_observer(observer: AppendObserver) -> None:
         _observers.append(observer)
 
 
-def _notify(game_id: str, events: Sequence[dict], result: AppendResult | None, refused: Exception | None) -> None:
+def _notify(game_id: str, events: Sequence[NewEvent], result: AppendResult | None, refused: Exception | None) -> None:
     for observer in list(_observers):
         try:
             observer(game_id, events, result, refused)
@@ -610,10 +635,11 @@ def _notify(game_id: str, events: Sequence[dict], result: AppendResult | None, r
             pass
 
 
-def _text_dict(fields: Mapping) -> dict[str, str]:
+def _text_dict(fields: Mapping[bytes | str, bytes | str]) -> dict[str, str]:
     return {_text(field): _text(value) for field, value in fields.items()}
 
 
-def _feed_entry(entry_id: bytes | str, fields: Mapping) -> FeedEntry:
-    fields = _text_dict(fields)
-    return FeedEntry(_text(entry_id), fields["g"], int(fields["v"]), fields["t"])
+def _feed_entry(entry_id: bytes | str | None, fields: Mapping[bytes | str, bytes | str] | list[bytes | str] | None
+                ) -> FeedEntry:
+    named = _fields(fields)
+    return FeedEntry(_entry_id(entry_id), named["g"], int(named["v"]), named["t"])
