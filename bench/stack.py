@@ -109,7 +109,12 @@ class Stack(Running):
         # the rate limits on (the load's clients each come from an address of their own: bench/load.py).
         env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
                "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "INFO",
-               "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics")}
+               "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
+               # Limits on, as deployed, with the per-address create and join budgets raised above the
+               # load: a closed-loop client finishes a match every second or two, which no person does,
+               # and would spend a person's 30 creates a minute in half a minute. Their cost is paid all
+               # the same (the GCRA call runs on every create and join).
+               "TALON_RATE_LIMIT_CREATE": "100000/minute", "TALON_RATE_LIMIT_JOIN": "100000/minute"}
         (self.dir / "metrics").mkdir()
         self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", env)
         spawn("worker", WORKER_COMMAND, env)
