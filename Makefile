@@ -32,12 +32,13 @@ test: $(VENV)/.installed
 test-fast: $(VENV)/.installed
 	$(BIN)/python -m pytest tests/unit $(PYTEST_ARGS)
 
-## lint: pyflakes over the code and the tests; the import contract; mypy --strict over games/, app/, adapters/
+## lint: ruff (lint, and the format checked) over the code and the tests; the import contract; mypy --strict over games/, app/, adapters/
 ## and events/ (pyproject's [tool.mypy], scripts/typecheck); openapi.yaml
 ## through Redocly CLI (recommended, warnings as errors), Spectral (spectral:oas) and the free-form schema
 ## count (pinned tools: scripts/openapi-tools)
 lint: $(VENV)/.installed
-	$(BIN)/python -m pyflakes app adapters games events service workers bench tests scripts
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 	$(BIN)/python -m mypy
 	@scripts/openapi-lint

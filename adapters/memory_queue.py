@@ -10,13 +10,14 @@ seconds from 0): `tick` moves it, so a test decides when a bot's delay or a turn
 It knows no use case: `run_due` takes the function that runs a job (a test maps the kinds onto
 Matches.advance, bot_turn and turn_timeout, as workers/jobs.py does).
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.ports import Job   # the port this adapter implements (app/ports.py JobQueue)
+    from app.ports import Job  # the port this adapter implements (app/ports.py JobQueue)
 
 JobKey = tuple[str, str, int, "int | None"]
 
@@ -28,10 +29,10 @@ def job_key(job: Job) -> JobKey:
 class InMemoryJobQueue:
     def __init__(self) -> None:
         self.now = 0.0
-        self.reachable = True        # False: every enqueue raises ConnectionError, as an unreachable Redis
+        self.reachable = True  # False: every enqueue raises ConnectionError, as an unreachable Redis
         self.enqueued: list[Job] = []  # every job accepted, in order (duplicates refused are not here)
         self.ran: list[Job] = []
-        self._waiting: list[tuple[float, int, Job]] = []   # (due, order of enqueue, job)
+        self._waiting: list[tuple[float, int, Job]] = []  # (due, order of enqueue, job)
         self._states: dict[JobKey, str] = {}  # "waiting", "started", "finished", "failed"
         self._order = 0
 
@@ -48,8 +49,13 @@ class InMemoryJobQueue:
     def depths(self) -> dict[str, int]:
         scheduled = sum(1 for due, _, _ in self._waiting if due > self.now)
         failed = sum(1 for state in self._states.values() if state == "failed")
-        return {"queued": len(self._waiting) - scheduled, "started": 0, "scheduled": scheduled,
-                "deferred": 0, "failed": failed}
+        return {
+            "queued": len(self._waiting) - scheduled,
+            "started": 0,
+            "scheduled": scheduled,
+            "deferred": 0,
+            "failed": failed,
+        }
 
     # What a test does with it.
 
@@ -72,7 +78,7 @@ class InMemoryJobQueue:
         """Runs the jobs that are due, those they enqueue included, until none is; returns how many ran.
         A job that raises is marked failed and the exception goes on to the test."""
         count = 0
-        while (due := self.due()):
+        while due := self.due():
             if count >= limit:
                 raise RuntimeError(f"more than {limit} jobs: does a job enqueue itself again?")
             self._run(due[0], run)

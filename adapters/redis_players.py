@@ -9,9 +9,11 @@ pointing at its player, and the set of seats each player claimed.
 Every key carries the hash tag `{players}`, as the projections' do (adapters/redis_projections.py), so
 they share one slot.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
+
 import redis
 
 

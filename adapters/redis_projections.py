@@ -16,6 +16,7 @@ the race, or one whose generation a rebuild replaced, writes nothing; a worker k
 ran wrote nothing, and one killed after it finds the cursor moved on (and the match recorded), so no
 match counts twice.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -62,6 +63,7 @@ def _text(value: bytes | str) -> str:
 
 class RedisProjectionStore:
     """The ProjectionStore port (app/ports.py)."""
+
     def __init__(self, client: redis.Redis, prefix: str = "talon"):
         self.client = client
         self.base = f"{prefix}:{{players}}"
@@ -89,7 +91,7 @@ class RedisProjectionStore:
     def _generations(self) -> set[int]:
         found = set()
         for key in self.client.scan_iter(match=f"{self.base}:g*:cursor", count=1000):
-            number = _text(key)[len(self.base) + 2:].partition(":")[0]
+            number = _text(key)[len(self.base) + 2 :].partition(":")[0]
             if number.isdigit():
                 found.add(int(number))
         return found
@@ -97,7 +99,7 @@ class RedisProjectionStore:
     def _drop(self, generation: int) -> None:
         keys = list(self.client.scan_iter(match=self._key(generation, "*"), count=1000))
         for start in range(0, len(keys), 500):
-            self.client.delete(*keys[start:start + 500])
+            self.client.delete(*keys[start : start + 500])
 
     # -- the feed cursor and the writes -------------------------------------------------------------
 
@@ -113,13 +115,18 @@ class RedisProjectionStore:
         values = self.client.hmget(self._key(generation, "ratings", game), list(participants))
         return {p: orjson.loads(v) for p, v in zip(participants, values) if v is not None}
 
-    def commit(self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None,
-               only_if_active: bool) -> bool:
+    def commit(
+        self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None, only_if_active: bool
+    ) -> bool:
         keys = [f"{self.base}:active", self._key(generation, "cursor")]
         args: list[int | str | bytes] = [generation, int(only_if_active), expected_cursor, new_cursor]
         if match is not None:
-            keys += [self._key(generation, "seq"), self._key(generation, "match", match.game_id),
-                     self._key(generation, "ratings", match.game), self._key(generation, "board", match.game)]
+            keys += [
+                self._key(generation, "seq"),
+                self._key(generation, "match", match.game_id),
+                self._key(generation, "ratings", match.game),
+                self._key(generation, "board", match.game),
+            ]
             keys += [self._key(generation, "history", player) for player in match.history]
             args.append(orjson.dumps(match.record, option=orjson.OPT_SORT_KEYS))
             args.append(len(match.ratings))
@@ -129,7 +136,7 @@ class RedisProjectionStore:
             for player, score in sorted(match.board.items()):
                 args += [player, "" if score is None else repr(score)]
             args.append(match.game_id)
-        committed: int = self._commit(keys=keys, args=args)   # the script returns 0 or 1
+        committed: int = self._commit(keys=keys, args=args)  # the script returns 0 or 1
         return committed == 1
 
     # -- reading ------------------------------------------------------------------------------------
@@ -138,16 +145,20 @@ class RedisProjectionStore:
         record = self.client.hget(self._key(generation, "match", game_id), "record")
         if record is None:
             return None
-        loaded: dict[str, Any] = orjson.loads(record)   # a record is written as a JSON object (commit)
+        loaded: dict[str, Any] = orjson.loads(record)  # a record is written as a JSON object (commit)
         return loaded
 
-    def history(self, generation: int, player_id: str, before: int | None, limit: int
-                ) -> list[tuple[int, dict[str, Any]]]:
+    def history(
+        self, generation: int, player_id: str, before: int | None, limit: int
+    ) -> list[tuple[int, dict[str, Any]]]:
         top = "+inf" if before is None else f"({before}"
         # With scores: (member, score) pairs (redis-py's type is that of every form of the reply).
-        rows = cast(list[tuple[bytes | str, float]],
-                    self.client.zrevrangebyscore(self._key(generation, "history", player_id), top, "-inf",
-                                                 start=0, num=limit, withscores=True))
+        rows = cast(
+            list[tuple[bytes | str, float]],
+            self.client.zrevrangebyscore(
+                self._key(generation, "history", player_id), top, "-inf", start=0, num=limit, withscores=True
+            ),
+        )
         pipe = self.client.pipeline(transaction=False)
         for game_id, _ in rows:
             pipe.hget(self._key(generation, "match", _text(game_id)), "record")
@@ -172,7 +183,7 @@ class RedisProjectionStore:
         prefix = self._key(generation, "")
         found: dict[str, Any] = {}
         for key in sorted(map(_text, self.client.scan_iter(match=self._key(generation, "*"), count=1000))):
-            name = key[len(prefix):]
+            name = key[len(prefix) :]
             kind = _text(self.client.type(key))
             if kind == "hash":
                 found[name] = {_text(k): _text(v) for k, v in self.client.hgetall(key).items()}
@@ -182,5 +193,5 @@ class RedisProjectionStore:
                 found[name] = [(_text(m), s) for m, s in pairs]
             elif name != "cursor":
                 value = self.client.get(key)
-                found[name] = None if value is None else _text(value)   # None: the key went since the scan
+                found[name] = None if value is None else _text(value)  # None: the key went since the scan
         return found

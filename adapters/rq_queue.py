@@ -10,10 +10,11 @@ Two queues: TALON_QUEUE ("talon") for the matches a human plays, and "<TALON_QUE
 of those the bots play alone: no human seat, or every one open or taken over (`Job.background`). A worker listens to both in that order, and rq takes a job
 from the first queue that holds one: a bot-only match's job runs only when no human match's job waits.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING
 
 import redis
@@ -24,15 +25,19 @@ from rq.job import JobStatus
 from rq.registry import DeferredJobRegistry, FailedJobRegistry, ScheduledJobRegistry, StartedJobRegistry
 
 if TYPE_CHECKING:
-    from app.ports import Job   # the port this adapter implements (app/ports.py JobQueue)
+    from app.ports import Job  # the port this adapter implements (app/ports.py JobQueue)
 
 JOB_TIMEOUT_S = 60
-RESULT_TTL_S = 60    # finished jobs only guard their id briefly; every job re-checks the version anyway
+RESULT_TTL_S = 60  # finished jobs only guard their id briefly; every job re-checks the version anyway
 FAILURE_TTL_S = 3600
 # The functions the worker runs (workers/jobs.py), named, not imported: the queue is not the worker.
 BACKGROUND_SUFFIX = "-bots"
-FUNCTIONS = {"advance": "workers.jobs.advance", "bot": "workers.jobs.bot_turn",
-             "timeout": "workers.jobs.turn_timeout", "project": "workers.jobs.project"}
+FUNCTIONS = {
+    "advance": "workers.jobs.advance",
+    "bot": "workers.jobs.bot_turn",
+    "timeout": "workers.jobs.turn_timeout",
+    "project": "workers.jobs.project",
+}
 
 
 def background_queue_name(queue_name: str) -> str:
@@ -76,10 +81,13 @@ class RqJobQueue:
         """Both queues' jobs together."""
         counts: dict[str, int] = {}
         for queue in (self.queue, self.background):
-            for state, count in {"queued": queue.count, "started": StartedJobRegistry(queue=queue).count,
-                                 "scheduled": ScheduledJobRegistry(queue=queue).count,
-                                 "deferred": DeferredJobRegistry(queue=queue).count,
-                                 "failed": FailedJobRegistry(queue=queue).count}.items():
+            for state, count in {
+                "queued": queue.count,
+                "started": StartedJobRegistry(queue=queue).count,
+                "scheduled": ScheduledJobRegistry(queue=queue).count,
+                "deferred": DeferredJobRegistry(queue=queue).count,
+                "failed": FailedJobRegistry(queue=queue).count,
+            }.items():
                 counts[state] = counts.get(state, 0) + count
         return counts
 
@@ -88,8 +96,9 @@ class RqJobQueue:
 
     def _enqueue(self, job: Job, jid: str) -> int:
         args = (job.game_id, job.version) if job.seat is None else (job.game_id, job.version, job.seat)
-        options = dict(job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S,
-                       failure_ttl=FAILURE_TTL_S)
+        options = dict(
+            job_id=jid, unique=True, job_timeout=JOB_TIMEOUT_S, result_ttl=RESULT_TTL_S, failure_ttl=FAILURE_TTL_S
+        )
         queue = self._queue_of(job)
         try:
             if job.delay_s > 0:
@@ -119,7 +128,7 @@ class RqJobQueue:
         since = {JobStatus.STARTED: job.started_at, JobStatus.QUEUED: job.enqueued_at}.get(status)
         if since is None or (status == JobStatus.QUEUED and self._waiting_in_queue(jid, queue)):
             return None
-        age_s = (datetime.now(timezone.utc) - since.replace(tzinfo=timezone.utc)).total_seconds()
+        age_s = (datetime.now(UTC) - since.replace(tzinfo=UTC)).total_seconds()
         return f"{jid}-r{int(age_s)}" if age_s > self.stale_job_s else None
 
     @staticmethod

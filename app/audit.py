@@ -24,6 +24,7 @@ reproduces it - and the other checks then expect that deal's first-pack deck.
 The report is operator data (it may quote hidden cards): the ops route and the `talon` command show it,
 logs never do.
 """
+
 from __future__ import annotations
 
 import time
@@ -35,9 +36,9 @@ from typing import Any, TypedDict, cast
 
 import orjson
 
+from app.ports import AuditedLog
 from events.audit import Finding, FindingDict, verify_chain
 from events.codec import Codec, StoredEvent
-from app.ports import AuditedLog
 from events.store import RawEntry
 from games import table as tables
 from games.engine import OptionDict, Rules
@@ -60,15 +61,16 @@ class BadExport(ValueError):
 @dataclass
 class Replay:
     """What the replay found: how far it got, and what the other checks need from it."""
+
     findings: list[Finding] = field(default_factory=list)
-    reproduced: int = 0                 # events reproduced by deciding again
+    reproduced: int = 0  # events reproduced by deciding again
     rounds_scored: int = 0
     match_result: str = "not finished"  # "reproduced" | "abandoned" | "not finished"
     game: str | None = None
-    options: OptionDict = field(default_factory=dict)          # the match's (read once `game` is known)
+    options: OptionDict = field(default_factory=dict)  # the match's (read once `game` is known)
     # deal number -> engine state before it; looked up by the deal numbers a log holds, whatever they are
     deal_states: dict[object, object] = field(default_factory=dict)
-    first_pack_deals: set[int] = field(default_factory=set)   # deals dealt as before Fifty-Six 56.2
+    first_pack_deals: set[int] = field(default_factory=set)  # deals dealt as before Fifty-Six 56.2
 
 
 class Head(TypedDict):
@@ -112,6 +114,7 @@ class Checks(TypedDict):
 
 class Report(TypedDict):
     """The audit report of one game (operator data: it may quote hidden cards)."""
+
     game_id: str
     ok: bool
     events: int
@@ -125,6 +128,7 @@ class Report(TypedDict):
 # ---------------------------------------------------------------------------------------------------
 # The audit
 
+
 def audit_game(store: AuditedLog, game_id: str) -> Report:
     """The audit report of one game in this store. Raises NotFound."""
     entries = list(store.iter_raw_entries(game_id))
@@ -133,8 +137,9 @@ def audit_game(store: AuditedLog, game_id: str) -> Report:
     return audit_entries(game_id, entries, store.head(game_id), store.codec)
 
 
-def audit_entries(game_id: str, entries: list[RawEntry], head: tuple[int, str] | None,
-                  codec: Codec | None = None) -> Report:
+def audit_entries(
+    game_id: str, entries: list[RawEntry], head: tuple[int, str] | None, codec: Codec | None = None
+) -> Report:
     started = time.perf_counter()
     codec = codec or Codec()
     chain = verify_chain(game_id, entries, head, max_findings=MAX_FINDINGS)
@@ -143,8 +148,7 @@ def audit_entries(game_id: str, entries: list[RawEntry], head: tuple[int, str] |
     commitments, commit_stats = _commitments(events, replay)
     conservation, deals = _conservation(events, replay)
     findings = chain.findings + decode_findings + replay.findings + commitments + conservation
-    findings.sort(key=lambda f: (f.version if f.version is not None else float("inf"),
-                                 CHECK_ORDER.index(f.check)))
+    findings.sort(key=lambda f: (f.version if f.version is not None else float("inf"), CHECK_ORDER.index(f.check)))
 
     def ok(check: str) -> bool:
         return not any(f.check == check for f in findings)
@@ -156,8 +160,12 @@ def audit_entries(game_id: str, entries: list[RawEntry], head: tuple[int, str] |
         "head": {"version": chain.head_version, "hash": chain.head_hash},
         "checks": {
             "chain": {"ok": ok("chain"), "entries": chain.entries},
-            "replay": {"ok": ok("replay"), "events_reproduced": replay.reproduced,
-                       "rounds_scored": replay.rounds_scored, "match_result": replay.match_result},
+            "replay": {
+                "ok": ok("replay"),
+                "events_reproduced": replay.reproduced,
+                "rounds_scored": replay.rounds_scored,
+                "match_result": replay.match_result,
+            },
             "commitments": {"ok": ok("commitment"), **commit_stats},
             "conservation": {"ok": ok("conservation"), "deals": deals},
         },
@@ -189,19 +197,31 @@ def _plain(event: StoredEvent) -> Event:
 # ---------------------------------------------------------------------------------------------------
 # Replay: decide every step again and compare
 
+
 def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
     out = Replay()
     if not events:
         return out
     first = events[0]
     if first.type != "match_created" or first.version != 1:
-        out.findings.append(Finding(first.version, "replay", f"event {first.version} is `{first.type}`; "
-                                                             "a game's log starts with `match_created`"))
+        out.findings.append(
+            Finding(
+                first.version,
+                "replay",
+                f"event {first.version} is `{first.type}`; a game's log starts with `match_created`",
+            )
+        )
         return out
     data = first.data
     if data.get("game") not in game_names() or data.get("game_id") != game_id:
-        out.findings.append(Finding(1, "replay", f"event 1 creates game {data.get('game_id')!r} of "
-                                                 f"{data.get('game')!r}, not a game {game_id!r} this server knows"))
+        out.findings.append(
+            Finding(
+                1,
+                "replay",
+                f"event 1 creates game {data.get('game_id')!r} of "
+                f"{data.get('game')!r}, not a game {game_id!r} this server knows",
+            )
+        )
         return out
     try:
         table = tables.evolve(None, _plain(first))
@@ -228,7 +248,7 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
         if matched is None:
             out.findings.append(_mismatch(events, i, *best))
             # A deal that departs from the replay is still checked against its revealed deck.
-            for event in best[1][:max(best[0], 0)]:
+            for event in best[1][: max(best[0], 0)]:
                 table = tables.evolve(table, event)
             if i + max(best[0], 0) < len(events) and plain[i + max(best[0], 0)]["type"] == "dealt":
                 out.deal_states[table.deals + 1] = table.state
@@ -251,7 +271,9 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
 FIRST_PACK_DEAL = "the system's deal as dealt before Fifty-Six 56.2"
 
 
-def _candidates(table: tables.Table, before_last: tables.Table, events: list[Event], i: int) -> Iterator[tuple[str, list[Event]]]:
+def _candidates(
+    table: tables.Table, before_last: tables.Table, events: list[Event], i: int
+) -> Iterator[tuple[str, list[Event]]]:
     """Every decision that could have produced the events from `i` on, each as (label, its events)."""
     event = events[i]
     kind = event["type"]
@@ -289,9 +311,17 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[Eve
         # rematch's reserved seat was claimed with its player's token of the match before, which the log
         # does not hold: the audit accepts the claim as it accepts any token's hash.
         name, token_hash = cast(str, data.get("name")), cast(str, data.get("token_hash"))
-        yield from attempt("a seat claim", lambda: tables.claim_seat(
-            table, seat, name, token_hash, reserved_ok=True,
-            player_id=player_id if isinstance(player_id, str) else None)[:1])
+        yield from attempt(
+            "a seat claim",
+            lambda: tables.claim_seat(
+                table,
+                seat,
+                name,
+                token_hash,
+                reserved_ok=True,
+                player_id=player_id if isinstance(player_id, str) else None,
+            )[:1],
+        )
     elif kind == "seat_resumed" and isinstance(seat, int) and isinstance(player_id, str):
         resumed_hash = cast(str, data.get("token_hash"))
         yield from attempt("a player's seat resume", lambda: tables.resume_seat(table, seat, player_id, resumed_hash))
@@ -299,14 +329,18 @@ def _candidates(table: tables.Table, before_last: tables.Table, events: list[Eve
         yield from attempt("an operator's seat reset", lambda: tables.reset_seat(table, seat))
     elif kind == "match_abandoned" and isinstance(idle_s, int):
         by = data.get("by")
-        yield from attempt("the sweeper or an operator closing the match",
-                           lambda: tables.abandon(table, idle_s, by if isinstance(by, str) else None))
+        yield from attempt(
+            "the sweeper or an operator closing the match",
+            lambda: tables.abandon(table, idle_s, by if isinstance(by, str) else None),
+        )
     elif kind == "turn_timed_out" and isinstance(seat, int) and 0 <= seat < len(table.seats):
         # Follows the move the stand-in bot made for the seat: the count is the seat's timeouts before it.
         previous = events[i - 1]
         if previous.get("actor") == seat and table.seats[seat].kind == "human":
             consecutive = before_last.seats[seat].timeouts + 1
-            produced: list[Event] = [{"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}}]
+            produced: list[Event] = [
+                {"type": "turn_timed_out", "actor": None, "data": {"seat": seat, "consecutive": consecutive}}
+            ]
             if consecutive >= table.takeover_after:
                 produced.append({"type": "seat_taken_over", "actor": None, "data": {"seat": seat}})
             yield "a turn timeout", produced
@@ -324,18 +358,30 @@ def _common_prefix(candidate: Sequence[Event], actual: Sequence[Event]) -> int:
 def _mismatch(events: list[StoredEvent], i: int, k: int, candidate: list[Event], label: str) -> Finding:
     if k < 0:
         at = events[i]
-        return Finding(at.version, "replay", f"event {at.version} (`{at.type}`) cannot follow event "
-                                             f"{at.version - 1}: no decision of the system or of a seat leads to it")
+        return Finding(
+            at.version,
+            "replay",
+            f"event {at.version} (`{at.type}`) cannot follow event "
+            f"{at.version - 1}: no decision of the system or of a seat leads to it",
+        )
     if i + k >= len(events):
         at = events[-1]
-        return Finding(at.version + 1, "replay", f"the log ends at event {at.version} in the middle of "
-                                                 f"{label}: {candidate[k]['type']!r} is missing")
+        return Finding(
+            at.version + 1,
+            "replay",
+            f"the log ends at event {at.version} in the middle of {label}: {candidate[k]['type']!r} is missing",
+        )
     at, expected = events[i + k], candidate[k]
     if k == 0 and isinstance(at.actor, int) and expected.get("actor") != at.actor:
-        return Finding(at.version, "replay", f"event {at.version} (`{at.type}` by seat {at.actor}, "
-                                             f"{_short(at.data)}) is not what any legal action of that seat decides here")
-    return Finding(at.version, "replay", f"event {at.version} differs from what {label} decides: "
-                                         + _diff(_plain(at), expected))
+        return Finding(
+            at.version,
+            "replay",
+            f"event {at.version} (`{at.type}` by seat {at.actor}, "
+            f"{_short(at.data)}) is not what any legal action of that seat decides here",
+        )
+    return Finding(
+        at.version, "replay", f"event {at.version} differs from what {label} decides: " + _diff(_plain(at), expected)
+    )
 
 
 def _diff(stored: Event, expected: Event) -> str:
@@ -345,18 +391,22 @@ def _diff(stored: Event, expected: Event) -> str:
         return f"its actor is {stored['actor']!r}, the replay gives {expected['actor']!r}"
     sd, ed = stored["data"], expected["data"]
     keys = sorted(set(sd) | set(ed), key=str)
-    parts = [f"data.{key} is {_short(sd.get(key, '(absent)'))}, the replay gives {_short(ed.get(key, '(absent)'))}"
-             for key in keys if sd.get(key, "(absent)") != ed.get(key, "(absent)")]
+    parts = [
+        f"data.{key} is {_short(sd.get(key, '(absent)'))}, the replay gives {_short(ed.get(key, '(absent)'))}"
+        for key in keys
+        if sd.get(key, "(absent)") != ed.get(key, "(absent)")
+    ]
     return f"`{stored['type']}`: " + "; ".join(parts)
 
 
 def _short(value: Any, limit: int = 120) -> str:
     text = orjson.dumps(value).decode() if not isinstance(value, str) else repr(value)
-    return text if len(text) <= limit else text[:limit - 3] + "..."
+    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 # ---------------------------------------------------------------------------------------------------
 # Commitments: what a player can check from public events, plus the deal itself
+
 
 def commitment_of(salt: str, deck: list[str]) -> str:
     return tables.deal_commitment(salt, deck)
@@ -365,8 +415,8 @@ def commitment_of(salt: str, deck: list[str]) -> str:
 def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Finding], CommitmentStats]:
     findings: list[Finding] = []
     # Keyed by the deal numbers as logged: a tampered log may hold any value there (None when absent).
-    committed: dict[object, tuple[int, object]] = {}   # deal -> (version, commitment)
-    revealed: dict[object, int] = {}                    # deal -> version
+    committed: dict[object, tuple[int, object]] = {}  # deal -> (version, commitment)
+    revealed: dict[object, int] = {}  # deal -> version
     dealt_at: dict[object, StoredEvent] = {}
     deals = 0
     for n, event in enumerate(events):
@@ -377,8 +427,13 @@ def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Findin
             dealt_at[deals] = event
             before = events[n - 1] if n else None
             if before is None or before.type != "deal_committed" or before.data.get("deal") != deals:
-                findings.append(Finding(event.version, "commitment",
-                                        f"deal {deals} (event {event.version}) was not committed right before it was dealt"))
+                findings.append(
+                    Finding(
+                        event.version,
+                        "commitment",
+                        f"deal {deals} (event {event.version}) was not committed right before it was dealt",
+                    )
+                )
         elif event.type == "deal_revealed":
             deal = event.data.get("deal")
             revealed[deal] = event.version
@@ -387,13 +442,16 @@ def _commitments(events: list[StoredEvent], replay: Replay) -> tuple[list[Findin
         over = deal < deals or (events and events[-1].type in ("match_ended", "deal_revealed", "match_abandoned"))
         if deal not in revealed and over:
             version = dealt_at[deal].version
-            findings.append(Finding(version, "commitment", f"deal {deal} (event {version}) is over but was never revealed"))
+            findings.append(
+                Finding(version, "commitment", f"deal {deal} (event {version}) is over but was never revealed")
+            )
     pending = sum(1 for deal in range(1, deals + 1) if deal not in revealed)
     return findings, {"deals": deals, "revealed": len(revealed), "pending": pending}
 
 
-def _check_reveal(event: StoredEvent, committed: tuple[int, object] | None, dealt: StoredEvent | None,
-                  replay: Replay) -> list[Finding]:
+def _check_reveal(
+    event: StoredEvent, committed: tuple[int, object] | None, dealt: StoredEvent | None, replay: Replay
+) -> list[Finding]:
     deal, deck, salt = event.data.get("deal"), event.data.get("deck"), event.data.get("salt")
     v = event.version
     if committed is None:
@@ -405,8 +463,14 @@ def _check_reveal(event: StoredEvent, committed: tuple[int, object] | None, deal
     if actual != commitment:
         # A commitment is 64 hex digits; a tampered log's may be any value, quoted as JSON.
         shown = commitment if isinstance(commitment, str) else _short(commitment)
-        return [Finding(v, "commitment", f"deal {deal}: the deck and salt revealed at event {v} hash to "
-                                         f"{actual[:16]}..., but event {committed_at} committed to {shown[:16]}...")]
+        return [
+            Finding(
+                v,
+                "commitment",
+                f"deal {deal}: the deck and salt revealed at event {v} hash to "
+                f"{actual[:16]}..., but event {committed_at} committed to {shown[:16]}...",
+            )
+        ]
     state = replay.deal_states.get(deal)
     if dealt is not None and state is not None and replay.game is not None:
         rules = rules_for(replay.game)
@@ -417,8 +481,13 @@ def _check_reveal(event: StoredEvent, committed: tuple[int, object] | None, deal
         except Exception as exc:  # noqa: BLE001
             return [Finding(v, "commitment", f"deal {deal}: the revealed deck cannot be dealt: {exc}")]
         if not redealt or redealt[0]["data"] != dealt.data:
-            return [Finding(dealt.version, "commitment", f"deal {deal}: the cards dealt at event {dealt.version} "
-                                                         f"are not the revealed deck dealt out")]
+            return [
+                Finding(
+                    dealt.version,
+                    "commitment",
+                    f"deal {deal}: the cards dealt at event {dealt.version} are not the revealed deck dealt out",
+                )
+            ]
     return []
 
 
@@ -442,6 +511,7 @@ def verify_commitments(public_events: Iterable[Mapping[str, Any]]) -> list[str]:
 # ---------------------------------------------------------------------------------------------------
 # Card conservation
 
+
 def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Finding], int]:
     if replay.game is None:
         return [], 0
@@ -464,8 +534,11 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
             deck = Counter(map(str, data.get("deck") or []))
             expected = _revealed_pack(rules, replay, data.get("deal"), deck)
             if deck != expected:
-                found(v, f"deal {data.get('deal')}: the revealed deck is not the pack "
-                         f"(missing {sorted((expected - deck).elements())}, extra {sorted((deck - expected).elements())})")
+                found(
+                    v,
+                    f"deal {data.get('deal')}: the revealed deck is not the pack "
+                    f"(missing {sorted((expected - deck).elements())}, extra {sorted((deck - expected).elements())})",
+                )
         elif event.type == "dealt":
             deals += 1
             played, trick = Counter(), []
@@ -475,7 +548,9 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
             if isinstance(hands, list):
                 held = Counter(c for hand in hands if isinstance(hand, list) for c in hand)
                 if held - pack:
-                    found(v, f"deal {deals}: the hands hold cards the pack does not: {sorted((held - pack).elements())}")
+                    found(
+                        v, f"deal {deals}: the hands hold cards the pack does not: {sorted((held - pack).elements())}"
+                    )
         elif event.type == "played":
             card = data.get("card")
             played[card] += 1
@@ -484,8 +559,11 @@ def _conservation(events: list[StoredEvent], replay: Replay) -> tuple[list[Findi
                 found(v, f"deal {deals}: {card} is played more often than the pack holds it")
         elif event.type == "trick_taken":
             if isinstance(data.get("cards"), list) and data["cards"] != trick:
-                found(v, f"deal {deals}: the trick taken at event {v} holds {_short(data['cards'])}, "
-                         f"but the cards played to it were {_short(trick)}")
+                found(
+                    v,
+                    f"deal {deals}: the trick taken at event {v} holds {_short(data['cards'])}, "
+                    f"but the cards played to it were {_short(trick)}",
+                )
             trick = []
         elif event.type == "round_ended" and trick:
             found(v, f"deal {deals}: the round ended with cards on the table that no trick took: {_short(trick)}")
@@ -507,13 +585,18 @@ def _revealed_pack(rules: Rules[Any], replay: Replay, deal: object, deck: Counte
 # ---------------------------------------------------------------------------------------------------
 # Export and import (JSON Lines)
 
+
 def export_lines(store: AuditedLog, game_id: str) -> Iterator[str]:
     """A header line, then one line per stored entry exactly as stored (payload and hashes)."""
     head = store.head(game_id)
     if not store.exists(game_id):
         raise NotFound(game_id)
-    header = {"talon_export": EXPORT_FORMAT, "game_id": game_id, "meta": store.meta(game_id),
-              "head": {"version": head[0], "hash": head[1]} if head else None}
+    header = {
+        "talon_export": EXPORT_FORMAT,
+        "game_id": game_id,
+        "meta": store.meta(game_id),
+        "head": {"version": head[0], "hash": head[1]} if head else None,
+    }
     yield orjson.dumps(header).decode()
     for entry in store.iter_raw_entries(game_id):
         yield orjson.dumps(entry.to_dict()).decode()

@@ -5,6 +5,7 @@ Kept apart from service/observability.py and free of heavy imports: gunicorn's m
 these formatters from its logging configuration (deploy/gunicorn.conf.py), and it must not import
 redis-py, rq or Flask before its gevent workers monkey-patch the standard library.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -48,8 +49,12 @@ def _context() -> dict[str, object]:
 
 class JsonFormatter(logging.Formatter):
     def format(self, record: logging.LogRecord) -> str:
-        entry: dict[str, object] = {"ts": format_at(int(record.created), int(record.msecs)), "level": record.levelname,
-                 "logger": record.name, "msg": redact(record.getMessage())}
+        entry: dict[str, object] = {
+            "ts": format_at(int(record.created), int(record.msecs)),
+            "level": record.levelname,
+            "logger": record.name,
+            "msg": redact(record.getMessage()),
+        }
         context = _context()
         for name in CONTEXT_FIELDS:
             value = getattr(record, name, None)

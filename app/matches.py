@@ -6,6 +6,7 @@ atomically with the expected version -> the jobs the table is owed are enqueued 
 No Flask and no rq here: the routes translate requests into these calls and exceptions into problems,
 and the jobs call the same functions, so a bot move and a human move walk the same path.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -34,15 +35,20 @@ from games.table_events import SEAT_CLAIMED
 
 log = logging.getLogger("talon.matches")
 
-TABLE_FOLDING = Folding(evolve=tables.evolve, dump=tables.dump, load=tables.load,
-                        version_of=lambda t: t.version, is_snapshot_point=tables.is_snapshot_point,
-                        engine_version=engines_version())
+TABLE_FOLDING = Folding(
+    evolve=tables.evolve,
+    dump=tables.dump,
+    load=tables.load,
+    version_of=lambda t: t.version,
+    is_snapshot_point=tables.is_snapshot_point,
+    engine_version=engines_version(),
+)
 
 # Without If-Match, a request that lost a race is decided again on the new state this many times.
 RACE_RETRIES = 3
 LOBBY_SCAN = 5000
-SEED_BITS = 128          # a match's shuffle seed (secret until its deals are revealed)
-JOIN_CODE_BYTES = 16     # a private match's join code: 128 random bits
+SEED_BITS = 128  # a match's shuffle seed (secret until its deals are revealed)
+JOIN_CODE_BYTES = 16  # a private match's join code: 128 random bits
 SWEEP_LIMIT = 10_000
 # A job goes on with what a game owes next (a deal, a scoring, a bot's move) for at most this many appends
 # and this long, then enqueues the rest behind other games' jobs: a long all-bot stretch, or an expert bot
@@ -97,8 +103,16 @@ class LobbyEntry(TypedDict):
 class Matches:
     """The matches: one event store, one repository of tables, one job queue."""
 
-    def __init__(self, store: EventStore, jobs: JobQueue, bot_delay_s: float = 0.0, *, bot_think_s: float = 0.0,
-                 clock: Callable[[], float] = time.monotonic, sleep: Callable[[float], None] = time.sleep):
+    def __init__(
+        self,
+        store: EventStore,
+        jobs: JobQueue,
+        bot_delay_s: float = 0.0,
+        *,
+        bot_think_s: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep,
+    ):
         """`bot_think_s`: a bot's move at a table with a human seat is appended no sooner than this long
         after its decision started (`clock`, waiting with `sleep`), whatever the decision took."""
         self.store = store
@@ -121,8 +135,9 @@ class Matches:
         events = self.store.read(game_id, after=after, limit=limit + 1)
         return events[:limit], len(events) > limit
 
-    def lobby_page(self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
-                   ) -> tuple[list[LobbyEntry], tuple[int, str] | None, bool]:
+    def lobby_page(
+        self, status: str, game: str | None, after: tuple[int, str] | None, limit: int
+    ) -> tuple[list[LobbyEntry], tuple[int, str] | None, bool]:
         """One page of the lobby after the match at `after` (creation ms, id; None: the newest): its
         entries, where it ends, and whether more follow. Private matches are not listed. The ids of
         that status are read in chunks until the page is full; a page scans at most LOBBY_SCAN ids
@@ -152,8 +167,15 @@ class Matches:
 
     # -- players' requests ------------------------------------------------------------------------
 
-    def create_match(self, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int | None = None,
-                     decks: list[list[str]] | None = None, join_code: str | None = None) -> tables.Table:
+    def create_match(
+        self,
+        game: str,
+        options: OptionDict,
+        seats: list[dict[str, Any]],
+        seed: int | None = None,
+        decks: list[list[str]] | None = None,
+        join_code: str | None = None,
+    ) -> tables.Table:
         """A new match. With `join_code` (`new_join_code`) it is private: not listed in the lobby, and
         its seats are claimed with that code only. A generated seed has 128 bits."""
         game_id = uuid.uuid4().hex[:16]
@@ -169,8 +191,9 @@ class Matches:
     def new_join_code() -> str:
         return secrets.token_urlsafe(JOIN_CODE_BYTES)
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str, player_id: str | None = None,
-                   join_code: str | None = None) -> tuple[tables.Table, int, str]:
+    def claim_seat(
+        self, game_id: str, seat: int | None, name: str, player_id: str | None = None, join_code: str | None = None
+    ) -> tuple[tables.Table, int, str]:
         """A player takes a seat (a private match's with its `join_code` only: JoinCodeRefused).
         `player_id`: a registered player's (app/players.py), None for a guest."""
         token = seat_token(game_id)
@@ -200,7 +223,7 @@ class Matches:
                 if attempt == RACE_RETRIES:
                     raise
                 continue
-            self._enqueue_owed(after)   # the jobs owed at the version before are stale now
+            self._enqueue_owed(after)  # the jobs owed at the version before are stale now
             return after, token
         raise AssertionError("unreachable")
 
@@ -208,9 +231,17 @@ class Matches:
         """The table this process holds for the game, without a round trip: it may be behind."""
         return self.tables.held(game_id)
 
-    def act(self, game_id: str, action: Action, seat_of: Callable[[tables.Table], int | None], *,
-            if_match: Collection[int] | None = None, idempotency_key: str | None = None,
-            rate: tuple[int, float] | None = None, enqueue_later: bool = False) -> Outcome:
+    def act(
+        self,
+        game_id: str,
+        action: Action,
+        seat_of: Callable[[tables.Table], int | None],
+        *,
+        if_match: Collection[int] | None = None,
+        idempotency_key: str | None = None,
+        rate: tuple[int, float] | None = None,
+        enqueue_later: bool = False,
+    ) -> Outcome:
         """The action of the caller's seat: `seat_of(table)` says which seat the caller holds at a table
         (None: none). The first attempt is decided on the table this process holds, if it holds one (no
         round trip: the append's version check proves it current); whatever that table cannot decide (it
@@ -256,15 +287,29 @@ class Matches:
                 table = self.table(game_id)
         raise AssertionError("unreachable")
 
-    def _commit_action(self, game_id: str, table: tables.Table, events: list[Event], idempotency_key: str | None,
-                       fingerprint: str | None, throttle: Throttle | None, enqueue_later: bool = False) -> Outcome:
+    def _commit_action(
+        self,
+        game_id: str,
+        table: tables.Table,
+        events: list[Event],
+        idempotency_key: str | None,
+        fingerprint: str | None,
+        throttle: Throttle | None,
+        enqueue_later: bool = False,
+    ) -> Outcome:
         """Appends a seat's action decided on `table` (VersionConflict if the table is no longer current)
         and enqueues what the game is owed next, or leaves that to the caller; a retry is answered from
         its idempotency record."""
         try:
-            after, result = self.tables.save(game_id, table, events, idempotency_key=idempotency_key,
-                                             fingerprint=fingerprint, meta=partial(self._meta, table),
-                                             throttle=throttle)
+            after, result = self.tables.save(
+                game_id,
+                table,
+                events,
+                idempotency_key=idempotency_key,
+                fingerprint=fingerprint,
+                meta=partial(self._meta, table),
+                throttle=throttle,
+            )
         except IdempotencyMismatch:
             raise IdempotencyKeyReused() from None
         if result.replayed:
@@ -281,9 +326,13 @@ class Matches:
         within TALON_SWEEP_INTERVAL_S), as after a crash between an append and its enqueue."""
         try:
             self._enqueue_owed(table)
-        except ConnectionError:   # the queue's (app/ports.py)
-            log.warning("the jobs owed to %s at version %s were not enqueued; the sweeper will enqueue them",
-                        table.game_id, table.version, exc_info=True)
+        except ConnectionError:  # the queue's (app/ports.py)
+            log.warning(
+                "the jobs owed to %s at version %s were not enqueued; the sweeper will enqueue them",
+                table.game_id,
+                table.version,
+                exc_info=True,
+            )
 
     # -- the workers' jobs ------------------------------------------------------------------------
 
@@ -395,11 +444,13 @@ class Matches:
         """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
         moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
-        if table.finished:   # the projections (ratings, histories: app/projections.py) catch up on its end
+        if table.finished:  # the projections (ratings, histories: app/projections.py) catch up on its end
             return [Job("project", table.game_id, table.version)]
         background = not _human_at_table(table)
-        return [Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
-                for kind, seat in tables.owed_work(table)]
+        return [
+            Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
+            for kind, seat in tables.owed_work(table)
+        ]
 
     def _enqueue_owed(self, table: tables.Table) -> None:
         jobs = self._owed_jobs(table)
@@ -450,9 +501,14 @@ class Matches:
         if before is not None and before.status == after.status and before.seats == after.seats:
             return None
         open_seats = sum(1 for s in after.seats if s.open and not s.reserved)  # a rematch's are its players'
-        return {"status": after.status, "game": after.game, "players": str(len(after.seats)),
-                "open_seats": str(open_seats), "variant": str(after.options.get("variant", "")),
-                "private": "1" if after.private else "0"}
+        return {
+            "status": after.status,
+            "game": after.game,
+            "players": str(len(after.seats)),
+            "open_seats": str(open_seats),
+            "variant": str(after.options.get("variant", "")),
+            "private": "1" if after.private else "0",
+        }
 
 
 def _human_at_table(table: tables.Table) -> bool:
@@ -469,9 +525,15 @@ def _timed_bot_move(table: tables.Table, seat: int) -> list[Event]:
 
 
 def _lobby_entry(game_id: str, meta: Mapping[str, str]) -> LobbyEntry:
-    return {"game_id": game_id, "game": meta.get("game", ""), "variant": meta.get("variant", ""),
-            "status": meta.get("status", ""), "players": int(meta.get("players", 0)),
-            "open_seats": int(meta.get("open_seats", 0)), "created_ms": int(meta.get("created_ms", 0))}
+    return {
+        "game_id": game_id,
+        "game": meta.get("game", ""),
+        "variant": meta.get("variant", ""),
+        "status": meta.get("status", ""),
+        "players": int(meta.get("players", 0)),
+        "open_seats": int(meta.get("open_seats", 0)),
+        "created_ms": int(meta.get("created_ms", 0)),
+    }
 
 
 def seat_token(game_id: str) -> str:

@@ -6,6 +6,7 @@ the player's (its `seat_claimed` event carries the player id, never the key), so
 history (app/projections.py), and the player can list their active seats and take a fresh token for
 any of them from another device (`resume`), the seat's earlier tokens still working.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -18,7 +19,7 @@ from app.ports import PlayerRecord, PlayerStore
 from app.projections import Projections
 from games import table as tables
 
-KEY_PREFIX = "pk_"   # tells a player key from a seat token (`<game id>.<secret>`) at a glance
+KEY_PREFIX = "pk_"  # tells a player key from a seat token (`<game id>.<secret>`) at a glance
 MAX_ACTIVE_SEATS = 100
 
 
@@ -28,6 +29,7 @@ class UnknownPlayer(Exception):
 
 class ActiveSeat(TypedDict):
     """A seat of the player's in a match not over yet (`Players.active_seats`)."""
+
     game_id: str
     game: str
     seat: int
@@ -41,7 +43,7 @@ class Profile(TypedDict):
     player_id: str
     name: str
     created_ms: int
-    ratings: list[dict[str, Any]]   # app/projections.py rating_entry, one per game the player is rated in
+    ratings: list[dict[str, Any]]  # app/projections.py rating_entry, one per game the player is rated in
 
 
 class Players:
@@ -72,14 +74,21 @@ class Players:
         found = self.store.get(player_id)
         return None if found is None else PlayerRecord(player_id, *found)
 
-    def claim_seat(self, game_id: str, seat: int | None, name: str | None, player: PlayerRecord | None,
-                   join_code: str | None = None) -> tuple[tables.Table, int, str]:
+    def claim_seat(
+        self,
+        game_id: str,
+        seat: int | None,
+        name: str | None,
+        player: PlayerRecord | None,
+        join_code: str | None = None,
+    ) -> tuple[tables.Table, int, str]:
         """A seat for a guest (player None) or for a registered player, under their name unless given (a
         private match's with its `join_code` only)."""
         if player is None:
             return self.matches.claim_seat(game_id, seat, name or "", join_code=join_code)
-        table, claimed, token = self.matches.claim_seat(game_id, seat, name or player.name, player.player_id,
-                                                        join_code=join_code)
+        table, claimed, token = self.matches.claim_seat(
+            game_id, seat, name or player.name, player.player_id, join_code=join_code
+        )
         self.store.add_seat(player.player_id, game_id, claimed)
         return table, claimed, token
 
@@ -96,9 +105,17 @@ class Players:
             if table is None or table.finished or table.seats[seat].player_id != player.player_id:
                 gone.append((game_id, seat))
             elif len(active) < MAX_ACTIVE_SEATS:
-                active.append({"game_id": game_id, "game": table.game, "seat": seat, "status": table.status,
-                               "version": table.version, "name": table.seats[seat].name,
-                               "to_act": table.status == "active" and seat in table.rules.to_act(table.state)})
+                active.append(
+                    {
+                        "game_id": game_id,
+                        "game": table.game,
+                        "seat": seat,
+                        "status": table.status,
+                        "version": table.version,
+                        "name": table.seats[seat].name,
+                        "to_act": table.status == "active" and seat in table.rules.to_act(table.state),
+                    }
+                )
         self.store.drop_seats(player.player_id, gone)
         return active
 
@@ -108,8 +125,12 @@ class Players:
 
     def profile(self, player_id: str) -> Profile:
         player = self.get(player_id)
-        return {"player_id": player.player_id, "name": player.name, "created_ms": player.created_ms,
-                "ratings": self.projections.ratings_of(player.player_id)}
+        return {
+            "player_id": player.player_id,
+            "name": player.name,
+            "created_ms": player.created_ms,
+            "ratings": self.projections.ratings_of(player.player_id),
+        }
 
     def names(self, player_ids: list[str]) -> dict[str, str]:
         return self.store.names(player_ids)

@@ -14,6 +14,7 @@ tests/integration/test_port_contracts.py runs one suite against both implementat
 the unit tests of the use cases (tests/unit/test_matches.py), which run on the in-memory ones, test
 what the Redis ones do.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
@@ -30,11 +31,11 @@ JOB_KINDS = ("advance", "bot", "timeout", "project")
 
 @dataclass(frozen=True)
 class Job:
-    kind: str                 # one of JOB_KINDS
+    kind: str  # one of JOB_KINDS
     game_id: str
-    version: int              # the table's version when the job was owed
-    seat: int | None = None   # the seat of a bot's move or a turn timer
-    delay_s: float = 0.0      # run it no sooner than this
+    version: int  # the table's version when the job was owed
+    seat: int | None = None  # the seat of a bot's move or a turn timer
+    delay_s: float = 0.0  # run it no sooner than this
     # The job of a match the bots play alone (no human seat, or every one open or taken over): queued
     # apart and taken only when no human match's job waits, so that any number of them cannot slow the
     # bots' replies in a match a human plays.
@@ -86,11 +87,9 @@ class AuditedLog(Protocol):
 
     codec: Codec
 
-    def exists(self, game_id: str) -> bool:
-        ...
+    def exists(self, game_id: str) -> bool: ...
 
-    def meta(self, game_id: str) -> dict[str, str]:
-        ...
+    def meta(self, game_id: str) -> dict[str, str]: ...
 
     def head(self, game_id: str) -> tuple[int, str] | None:
         """The chain head recorded by the last append: (version, hash), or None."""
@@ -144,12 +143,13 @@ class PlayerStore(Protocol):
 class MatchWrite:
     """Everything one finished match changes in the projections, applied at once with the feed cursor
     (ProjectionStore.commit)."""
+
     game_id: str
     game: str
-    record: Mapping[str, Any]           # the match as histories show it (app/projections.py MatchRecord), or {}
-    ratings: dict[str, list[float]]     # participant -> [rating, deviation, volatility, rated matches]
-    board: dict[str, float | None]      # player -> leaderboard score (rating), None: off the board
-    history: tuple[str, ...]            # the players whose history lists the match
+    record: Mapping[str, Any]  # the match as histories show it (app/projections.py MatchRecord), or {}
+    ratings: dict[str, list[float]]  # participant -> [rating, deviation, volatility, rated matches]
+    board: dict[str, float | None]  # player -> leaderboard score (rating), None: off the board
+    history: tuple[str, ...]  # the players whose history lists the match
 
 
 class ProjectionStore(Protocol):
@@ -180,8 +180,9 @@ class ProjectionStore(Protocol):
         """[rating, deviation, volatility, rated matches] of those participants that have one."""
         ...
 
-    def commit(self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None,
-               only_if_active: bool) -> bool:
+    def commit(
+        self, generation: int, expected_cursor: str, new_cursor: str, match: MatchWrite | None, only_if_active: bool
+    ) -> bool:
         """Moves the cursor from `expected_cursor` to `new_cursor` and applies `match` (unless the
         generation holds it already), atomically; False, with nothing written, if the cursor is no
         longer `expected_cursor` (or, `only_if_active`, the generation is no longer the active one)."""
@@ -189,8 +190,9 @@ class ProjectionStore(Protocol):
 
     def match(self, generation: int, game_id: str) -> dict[str, Any] | None: ...
 
-    def history(self, generation: int, player_id: str, before: int | None, limit: int
-                ) -> list[tuple[int, dict[str, Any]]]:
+    def history(
+        self, generation: int, player_id: str, before: int | None, limit: int
+    ) -> list[tuple[int, dict[str, Any]]]:
         """Up to `limit` (position, record) of the player's matches, newest first, older than `before`."""
         ...
 

@@ -13,6 +13,7 @@ most of its moves: a registered player (their id) or a guest (`guest:<game>:<sea
 claim>`). Guests are rated as newcomers in the match, and their new rating is not kept: they are nobody
 to come back. A match rates only if a registered player is among those it rates (docs/ratings.md).
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -29,8 +30,20 @@ from games.events import Side
 from games.registry import game_names
 
 TERMINAL = ("match_ended", "match_abandoned")
-TABLE_EVENTS = frozenset(("match_created", "seat_claimed", "turn_timed_out", "seat_taken_over", "seat_returned",
-                          "seat_reset", "seat_resumed", "match_abandoned", "deal_committed", "deal_revealed"))
+TABLE_EVENTS = frozenset(
+    (
+        "match_created",
+        "seat_claimed",
+        "turn_timed_out",
+        "seat_taken_over",
+        "seat_returned",
+        "seat_reset",
+        "seat_resumed",
+        "match_abandoned",
+        "deal_committed",
+        "deal_revealed",
+    )
+)
 GUEST_PREFIX = "guest:"
 FEED_PAGE = 500
 # A hook the tests use to stop a worker at a chosen point: called with ("before_commit" | "after_commit",
@@ -40,6 +53,7 @@ Hook = Callable[[str, str], None]
 
 class PlayerEntry(TypedDict):
     """A seat as a match's record shows it."""
+
     seat: int
     kind: str
     level: str | None
@@ -50,16 +64,17 @@ class PlayerEntry(TypedDict):
 
 
 class RatingChange(TypedDict):
-    before: list[float]   # [rating, deviation, volatility]
+    before: list[float]  # [rating, deviation, volatility]
     after: list[float]
 
 
 class MatchRecord(TypedDict):
     """A finished match as histories show it (`summarize`, then `rate`'s changes in `ratings`)."""
+
     game_id: str
     game: str
     options: dict[str, Any]
-    status: str                      # "finished" | "abandoned"
+    status: str  # "finished" | "abandoned"
     winner: list[int] | None
     standing: list[Side] | None
     ended_at: str
@@ -78,14 +93,15 @@ def is_player(participant: str | None) -> bool:
 
 # -- one match's log -> its record ---------------------------------------------------------------------
 
+
 @dataclass
 class _Seat:
     kind: str
     level: str | None
     name: str | None
-    holder: str | None = None          # who holds the seat now (player id or guest id); None: open
+    holder: str | None = None  # who holds the seat now (player id or guest id); None: open
     taken_over: bool = False
-    last_mover: str | None = None      # who made the seat's last move (None: the stand-in)
+    last_mover: str | None = None  # who made the seat's last move (None: the stand-in)
 
 
 class _Fold:
@@ -107,7 +123,9 @@ class _Fold:
     def claimed(self, event: StoredEvent) -> None:
         seat = self.seats[event.data["seat"]]
         # A guest is told apart by the claim's version: two guests in turn on one seat are two people.
-        seat.holder = event.data.get("player_id") or f"{GUEST_PREFIX}{self.game_id}:{event.data['seat']}:{event.version}"
+        seat.holder = (
+            event.data.get("player_id") or f"{GUEST_PREFIX}{self.game_id}:{event.data['seat']}:{event.version}"
+        )
         seat.taken_over = False
         self.names[seat.holder] = event.data["name"]
 
@@ -155,15 +173,27 @@ class _Fold:
         for index, seat in enumerate(self.seats):
             participant, share = self.participant(index)
             participants.append(participant)
-            players.append({"seat": index, "kind": seat.kind, "level": seat.level,
-                            "name": self.names.get(participant, seat.name),
-                            "player_id": participant if is_player(participant) else None,
-                            "team": team_of.get(index) if teams else None, "taken_over_share": share})
+            players.append(
+                {
+                    "seat": index,
+                    "kind": seat.kind,
+                    "level": seat.level,
+                    "name": self.names.get(participant, seat.name),
+                    "player_id": participant if is_player(participant) else None,
+                    "team": team_of.get(index) if teams else None,
+                    "taken_over_share": share,
+                }
+            )
         return players, participants
 
 
-_STEPS = {"seat_claimed": _Fold.claimed, "seat_reset": _Fold.reset, "seat_taken_over": _Fold.taken_over,
-          "seat_returned": _Fold.taken_over, "turn_timed_out": _Fold.timed_out}
+_STEPS = {
+    "seat_claimed": _Fold.claimed,
+    "seat_reset": _Fold.reset,
+    "seat_taken_over": _Fold.taken_over,
+    "seat_returned": _Fold.taken_over,
+    "turn_timed_out": _Fold.timed_out,
+}
 
 
 def summarize(game_id: str, events: Sequence[StoredEvent]) -> MatchRecord | None:
@@ -175,18 +205,27 @@ def summarize(game_id: str, events: Sequence[StoredEvent]) -> MatchRecord | None
     end = next((e for e in events if e.type in TERMINAL), None)
     if end is None:
         return None
-    for event in events[1:end.version - events[0].version]:
+    for event in events[1 : end.version - events[0].version]:
         fold.apply(event)
     finished = end.type == "match_ended"
     standing = end.data.get("standing") if finished else None
     players, participants = fold.players(standing)
-    return {"game_id": game_id, "game": events[0].data["game"], "options": events[0].data["options"],
-            "status": "finished" if finished else "abandoned", "winner": end.data.get("winner") if finished else None,
-            "standing": standing, "ended_at": end.at, "players": players, "participants": participants,
-            "ratings": {}}
+    return {
+        "game_id": game_id,
+        "game": events[0].data["game"],
+        "options": events[0].data["options"],
+        "status": "finished" if finished else "abandoned",
+        "winner": end.data.get("winner") if finished else None,
+        "standing": standing,
+        "ended_at": end.at,
+        "players": players,
+        "participants": participants,
+        "ratings": {},
+    }
 
 
 # -- one record -> its rating updates ------------------------------------------------------------------
+
 
 def rate(record: MatchRecord, current: dict[str, list[float]]) -> dict[str, RatingChange]:
     """The rating changes a match's record makes: {participant: {"before": [r, d, σ], "after": [...]}},
@@ -194,14 +233,20 @@ def rate(record: MatchRecord, current: dict[str, list[float]]) -> dict[str, Rati
     if record["status"] != "finished":
         return {}
     assert record["standing"] is not None  # a finished match's end carries its standing (games' match_ended)
-    match = match_from_standing(record["game"], record["participants"], record["standing"], record["winner"],
-                                [p["taken_over_share"] for p in record["players"]])
+    match = match_from_standing(
+        record["game"],
+        record["participants"],
+        record["standing"],
+        record["winner"],
+        [p["taken_over_share"] for p in record["players"]],
+    )
     ratings = {p: Rating(*values[:3]) for p, values in current.items()}
     updated = {p: r for p, r in rate_match(match, ratings).items() if not is_guest(p)}
     if not any(is_player(p) for p in updated):
         return {}
-    return {p: {"before": list(_values(ratings.get(p, Rating()))), "after": list(_values(r))}
-            for p, r in updated.items()}
+    return {
+        p: {"before": list(_values(ratings.get(p, Rating()))), "after": list(_values(r))} for p, r in updated.items()
+    }
 
 
 def _values(rating: Rating) -> tuple[float, float, float]:
@@ -209,6 +254,7 @@ def _values(rating: Rating) -> tuple[float, float, float]:
 
 
 # -- the use cases ---------------------------------------------------------------------------------------
+
 
 class Projections:
     def __init__(self, events: EventStore, store: ProjectionStore, hook: Hook | None = None):
@@ -290,8 +336,7 @@ class Projections:
 
     # -- reading -------------------------------------------------------------------------------------
 
-    def history(self, player_id: str, before: int | None, limit: int
-                ) -> tuple[list[dict[str, Any]], int | None, bool]:
+    def history(self, player_id: str, before: int | None, limit: int) -> tuple[list[dict[str, Any]], int | None, bool]:
         """A page of the player's matches, newest first: (items, the position it ends at, more follow)."""
         rows = self.store.history(self.store.active(), player_id, before, limit + 1)
         items = [history_item(record, player_id) for _, record in rows[:limit]]
@@ -307,8 +352,9 @@ class Projections:
                 found.append(rating_entry(game, values))
         return found
 
-    def leaderboard(self, game: str, limit: int, player_id: str | None = None
-                    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
+    def leaderboard(
+        self, game: str, limit: int, player_id: str | None = None
+    ) -> tuple[list[dict[str, Any]], dict[str, Any] | None]:
         """The top `limit` players (player_id, rating, deviation, matches, rank) and, for `player_id`, their
         own standing (rank None when they are not on the board)."""
         gen = self.store.active()
@@ -319,9 +365,11 @@ class Projections:
         if player_id is not None:
             own = self.store.ratings(gen, game, [player_id]).get(player_id)
             rank = self.store.rank(gen, game, player_id)
-            mine = {"player_id": player_id, "rank": None if rank is None else rank + 1,
-                    **(rating_entry(game, own) if own else {"game": game, "rating": None, "deviation": None,
-                                                             "matches": 0})}
+            mine = {
+                "player_id": player_id,
+                "rank": None if rank is None else rank + 1,
+                **(rating_entry(game, own) if own else {"game": game, "rating": None, "deviation": None, "matches": 0}),
+            }
         return entries, mine
 
     def dump(self) -> dict[str, Any]:
@@ -342,13 +390,25 @@ def history_item(record: Mapping[str, Any], player_id: str) -> dict[str, Any]:
     else:
         outcome = "won" if set(seats) & set(record["winner"] or []) else "lost"
     score = next((side["score"] for side in record["standing"] or [] if set(seats) & set(side["seats"])), None)
-    own = {"seats": seats, "outcome": outcome, "score": score, "rated": change is not None,
-           "rating_before": round(change["before"][0]) if change else None,
-           "rating_after": round(change["after"][0]) if change else None}
+    own = {
+        "seats": seats,
+        "outcome": outcome,
+        "score": score,
+        "rated": change is not None,
+        "rating_before": round(change["before"][0]) if change else None,
+        "rating_after": round(change["after"][0]) if change else None,
+    }
     players = [{k: v for k, v in p.items() if k != "taken_over_share"} for p in record["players"]]
     result = {"status": record["status"], "winner": record["winner"], "standing": record["standing"]}
-    return {"game_id": record["game_id"], "game": record["game"], "options": record["options"],
-            "ended_at": record["ended_at"], "players": players, "result": result, "own": own}
+    return {
+        "game_id": record["game_id"],
+        "game": record["game"],
+        "options": record["options"],
+        "ended_at": record["ended_at"],
+        "players": players,
+        "result": result,
+        "own": own,
+    }
 
 
 __all__ = ["Projections", "summarize", "rate", "history_item", "is_guest", "is_player"]

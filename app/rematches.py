@@ -14,6 +14,7 @@ id (sha256), not drawn at random: a call repeated after its answer was lost gets
 player is shut out of their own seat by a retry. It proves no more than the old token does, which its
 holder keeps; only its hash is stored, as for every seat token.
 """
+
 from __future__ import annotations
 
 import base64
@@ -31,10 +32,10 @@ from games.replay import fold
 
 @dataclass(frozen=True)
 class RematchSeat:
-    table: tables.Table   # the new match, as the call left it
+    table: tables.Table  # the new match, as the call left it
     seat: int
     token: str
-    created: bool         # this call made the new match (else it was there already)
+    created: bool  # this call made the new match (else it was there already)
 
 
 class Rematches:
@@ -57,7 +58,7 @@ class Rematches:
                 try:
                     old = self.matches.commit(game_id, old, tables.offer_rematch(old, uuid.uuid4().hex[:16]))
                 except VersionConflict:
-                    old = self.matches.table(game_id)   # another seat offered it first: join theirs
+                    old = self.matches.table(game_id)  # another seat offered it first: join theirs
                     continue
                 offered_now = True
             assert old.rematch is not None
@@ -67,17 +68,30 @@ class Rematches:
                     return self._create(old, seat, new_token)
                 return self._join(old, seat, new_token)
             except VersionConflict:
-                continue   # another seat's call wrote first: decide again on what it wrote
+                continue  # another seat's call wrote first: decide again on what it wrote
         raise VersionConflict(old.version)
 
     def _create(self, old: tables.Table, seat: int, token: str) -> RematchSeat:
         """The rematch with the caller seated, in one append; VersionConflict if it exists already."""
         assert old.rematch is not None
         options, seats = tables.rematch_spec(old)
-        events = tables.create(old.rematch, old.game, options, seats, secrets.randbits(SEED_BITS),
-                               rematch_of=old.game_id, join_code_hash=old.join_code_hash)
-        claim = tables.claim_seat(fold(events), seat, _name(old, seat), token_hash(token), reserved_ok=True,
-                                   player_id=old.seats[seat].player_id)
+        events = tables.create(
+            old.rematch,
+            old.game,
+            options,
+            seats,
+            secrets.randbits(SEED_BITS),
+            rematch_of=old.game_id,
+            join_code_hash=old.join_code_hash,
+        )
+        claim = tables.claim_seat(
+            fold(events),
+            seat,
+            _name(old, seat),
+            token_hash(token),
+            reserved_ok=True,
+            player_id=old.seats[seat].player_id,
+        )
         return RematchSeat(self.matches.commit(old.rematch, None, events + claim), seat, token, created=True)
 
     def _join(self, old: tables.Table, seat: int, token: str) -> RematchSeat:
@@ -85,15 +99,16 @@ class Rematches:
         assert old.rematch is not None
         try:
             new = self.matches.table(old.rematch)
-        except UnknownGame:   # offered, but the call that offered it did not create it (it crashed)
+        except UnknownGame:  # offered, but the call that offered it did not create it (it crashed)
             return self._create(old, seat, token)
         digest = token_hash(token)
-        if new.seats[seat].token_hash == digest:   # this caller sat down before (a repeated call)
+        if new.seats[seat].token_hash == digest:  # this caller sat down before (a repeated call)
             return RematchSeat(new, seat, token, created=False)
         if not new.seats[seat].open:
             raise SeatUnavailable(f"seat {seat} of the rematch {old.rematch} is taken")
-        events = tables.claim_seat(new, seat, _name(old, seat), digest, reserved_ok=True,
-                                   player_id=old.seats[seat].player_id)
+        events = tables.claim_seat(
+            new, seat, _name(old, seat), digest, reserved_ok=True, player_id=old.seats[seat].player_id
+        )
         return RematchSeat(self.matches.commit(old.rematch, new, events), seat, token, created=False)
 
 

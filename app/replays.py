@@ -1,5 +1,6 @@
 """The replay of a finished match: the table as it stood at any version, every hand shown
 (games/replay.py says what is shown). A running match has none: its hands are still secret."""
+
 from __future__ import annotations
 
 from typing import cast
@@ -38,4 +39,6 @@ class Replays:
         events = self.matches.store.read(game_id, after=0, limit=version)
         # The table's own events read back (the repository folds them the same way, events/repository.py
         # `_event`): a game's actor is a seat or None; the store's type also allows other aggregates' text.
-        return replay_step(fold([cast(Event, {"type": e.type, "actor": e.actor, "data": e.data}) for e in events]), last)
+        return replay_step(
+            fold([cast(Event, {"type": e.type, "actor": e.actor, "data": e.data}) for e in events]), last
+        )

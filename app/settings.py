@@ -5,6 +5,7 @@ environment. The README's table lists exactly the variables of `VARIABLES` (a te
 This module imports nothing heavy: gunicorn's master reads it before its gevent workers patch the
 standard library.
 """
+
 from __future__ import annotations
 
 import os
@@ -31,60 +32,65 @@ class Settings:
     # The event store's own Redis (a Cluster URL such as redis+cluster://host:port, or host:port,...);
     # unset: the events live on redis_url with everything else.
     events_redis_url: str | None = None
-    key_prefix: str = "talon"          # every Redis key of the event store starts with this
-    queue_name: str = "talon"          # the rq queue for bot turns and scoring
-    redis_pool_size: int = 64          # Redis connections one API process opens at most (requests wait for one)
+    key_prefix: str = "talon"  # every Redis key of the event store starts with this
+    queue_name: str = "talon"  # the rq queue for bot turns and scoring
+    redis_pool_size: int = 64  # Redis connections one API process opens at most (requests wait for one)
     # The operator
     operator_token: str | None = None
-    environment: str = "production"    # "development" (scripts/run): a short operator token is allowed
+    environment: str = "production"  # "development" (scripts/run): a short operator token is allowed
     # Serving (the API)
     port: int = 8000
-    web_concurrency: int = 2           # gunicorn worker processes
-    worker_connections: int = 10_000   # connections one gunicorn worker process holds at most
-    gunicorn_bind: str | None = None   # overrides 0.0.0.0:<port>
-    access_log: str | None = None      # gunicorn's access log ("-": standard error); unset: none
-    admission_slots: int = 32          # requests one API process works on at once (service/admission.py)
-    max_body_bytes: int = 64 * 1024    # larger request bodies get 413
-    body_timeout_s: float = 10.0       # a request body must arrive within this long in all (408 after)
-    long_poll_max_s: float = 30.0      # ?wait= is capped here
-    stream_max_s: float = 300.0        # an SSE response ends after this; EventSource reconnects by itself
-    stream_keepalive_s: float = 15.0   # an event stream sends a comment after this long without an event
-    stream_ticket_ttl_s: int = 60      # a stream ticket is good for this long (and opens one stream)
-    max_streams_per_address: int = 50     # open event streams one client address may hold (429 beyond)
+    web_concurrency: int = 2  # gunicorn worker processes
+    worker_connections: int = 10_000  # connections one gunicorn worker process holds at most
+    gunicorn_bind: str | None = None  # overrides 0.0.0.0:<port>
+    access_log: str | None = None  # gunicorn's access log ("-": standard error); unset: none
+    admission_slots: int = 32  # requests one API process works on at once (service/admission.py)
+    max_body_bytes: int = 64 * 1024  # larger request bodies get 413
+    body_timeout_s: float = 10.0  # a request body must arrive within this long in all (408 after)
+    long_poll_max_s: float = 30.0  # ?wait= is capped here
+    stream_max_s: float = 300.0  # an SSE response ends after this; EventSource reconnects by itself
+    stream_keepalive_s: float = 15.0  # an event stream sends a comment after this long without an event
+    stream_ticket_ttl_s: int = 60  # a stream ticket is good for this long (and opens one stream)
+    max_streams_per_address: int = 50  # open event streams one client address may hold (429 beyond)
     max_long_polls_per_address: int = 50  # waiting long-polls one client address may hold (429 beyond)
-    events_page_max: int = 500         # upper bound of ?limit= on event pages
-    rules_dir: str | None = None       # the Markdown of the rules pages; unset: docs/rules of the checkout
+    events_page_max: int = 500  # upper bound of ?limit= on event pages
+    rules_dir: str | None = None  # the Markdown of the rules pages; unset: docs/rules of the checkout
     # Rate limits
     rate_limits_enabled: bool = True
-    rate_limit_create: str = "30/minute"   # per client address: POST /v1/games
-    rate_limit_join: str = "60/minute"     # per client address: POST /v1/games/{id}/players
+    rate_limit_create: str = "30/minute"  # per client address: POST /v1/games
+    rate_limit_join: str = "60/minute"  # per client address: POST /v1/games/{id}/players
     rate_limit_actions: str = "20/second"  # per seat: POST /v1/games/{id}/actions
-    max_bot_matches_per_address: int = 2   # unfinished bot-only matches one address may run (operator: any)
+    max_bot_matches_per_address: int = 2  # unfinished bot-only matches one address may run (operator: any)
     rate_limit_auth_failures: str = "10/minute"  # per client address: tokens that authenticate as nothing
     # The workers
-    bot_delay_s: float = 0.0           # pause before a bot acts (nicer for humans watching)
+    bot_delay_s: float = 0.0  # pause before a bot acts (nicer for humans watching)
     # A bot's move at a table a human plays is released this long after its decision started, at the
     # earliest: its reply time says nothing about its hand (one legal move is decided at once).
     bot_think_s: float = 0.3
-    sweep_interval_s: int = 30         # how often the sweeper repairs lost jobs and closes idle matches
+    sweep_interval_s: int = 30  # how often the sweeper repairs lost jobs and closes idle matches
     idle_expiry_s: int = 7 * 24 * 3600  # a match with no event for this long is closed (match_abandoned)
-    stale_job_s: float = 30.0          # a job popped or started this long ago lost its worker
-    worker_metrics_port: int | None = None   # the worker's own /metrics port; unset: none
+    stale_job_s: float = 30.0  # a job popped or started this long ago lost its worker
+    worker_metrics_port: int | None = None  # the worker's own /metrics port; unset: none
     worker_metrics_addr: str = "0.0.0.0"
     # Logs and metrics
     log_level: str = "INFO"
-    log_format: str = "json"           # or "text"
-    metrics_dir: str | None = None     # Prometheus' multiprocess directory (PROMETHEUS_MULTIPROC_DIR)
+    log_format: str = "json"  # or "text"
+    metrics_dir: str | None = None  # Prometheus' multiprocess directory (PROMETHEUS_MULTIPROC_DIR)
 
     def check(self) -> None:
         """Refuses settings the service must not start with (ValueError saying which and why)."""
-        if self.operator_token is not None and len(self.operator_token) < MIN_OPERATOR_TOKEN \
-                and self.environment != "development":
-            raise ValueError(f"OPERATOR_TOKEN must have at least {MIN_OPERATOR_TOKEN} characters (e.g. "
-                             "`openssl rand -hex 24`); a shorter one is allowed only with TALON_ENV=development")
+        if (
+            self.operator_token is not None
+            and len(self.operator_token) < MIN_OPERATOR_TOKEN
+            and self.environment != "development"
+        ):
+            raise ValueError(
+                f"OPERATOR_TOKEN must have at least {MIN_OPERATOR_TOKEN} characters (e.g. "
+                "`openssl rand -hex 24`); a shorter one is allowed only with TALON_ENV=development"
+            )
 
     @classmethod
-    def from_env(cls, environ: Mapping[str, str] | None = None) -> "Settings":
+    def from_env(cls, environ: Mapping[str, str] | None = None) -> Settings:
         env = os.environ if environ is None else environ
         given = {}
         for variable, (name, parse) in VARIABLES.items():

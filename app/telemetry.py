@@ -8,6 +8,7 @@ a scrape of any process aggregates them all; without it (tests, one process) the
 is used. The job queue's depth comes from the queue itself (app/ports.py `JobQueue.depths`) when
 scraped, so it is right whichever process answers.
 """
+
 from __future__ import annotations
 
 import functools
@@ -29,18 +30,28 @@ events_log = logging.getLogger("talon.events")
 
 EVENTS_APPENDED = Counter("talon_events_appended_total", "Events appended to game logs", ["type"])
 APPEND_CONFLICTS = Counter("talon_append_conflicts_total", "Appends refused: the expected version was stale")
-IDEMPOTENT_REPLAYS = Counter("talon_idempotent_replays_total",
-                             "Appends answered from an idempotency record, writing nothing")
-IDEMPOTENCY_MISMATCHES = Counter("talon_idempotency_mismatches_total",
-                                 "Appends refused: the idempotency key was used with another request")
-BOT_DECISION = Histogram("talon_bot_decision_seconds", "Time a bot takes to choose and decide its move",
-                         ["game"], buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5))
+IDEMPOTENT_REPLAYS = Counter(
+    "talon_idempotent_replays_total", "Appends answered from an idempotency record, writing nothing"
+)
+IDEMPOTENCY_MISMATCHES = Counter(
+    "talon_idempotency_mismatches_total", "Appends refused: the idempotency key was used with another request"
+)
+BOT_DECISION = Histogram(
+    "talon_bot_decision_seconds",
+    "Time a bot takes to choose and decide its move",
+    ["game"],
+    buckets=(0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1, 5),
+)
 
 _installed = False
 
 
-def _observe_append(game_id: str, events: Sequence[Mapping[str, Any]], result: event_store.AppendResult | None,
-                    refused: Exception | None) -> None:
+def _observe_append(
+    game_id: str,
+    events: Sequence[Mapping[str, Any]],
+    result: event_store.AppendResult | None,
+    refused: Exception | None,
+) -> None:
     if refused is not None:
         (APPEND_CONFLICTS if isinstance(refused, event_store.VersionConflict) else IDEMPOTENCY_MISMATCHES).inc()
         return
@@ -52,8 +63,14 @@ def _observe_append(game_id: str, events: Sequence[Mapping[str, Any]], result: e
     for event in events:
         _appended(event["type"]).inc()
     if events_log.isEnabledFor(logging.DEBUG):  # every append passes here: build the line only if it is kept
-        events_log.debug("appended", extra={"game_id": game_id, "versions": [result.first_version, result.last_version],
-                                            "types": [event["type"] for event in events]})
+        events_log.debug(
+            "appended",
+            extra={
+                "game_id": game_id,
+                "versions": [result.first_version, result.last_version],
+                "types": [event["type"] for event in events],
+            },
+        )
 
 
 @functools.lru_cache(maxsize=256)
@@ -105,6 +122,7 @@ def metrics_text(settings: Settings, queue_collector: QueueCollector | None) -> 
     """This process's metrics, or every process's in multiprocess mode, plus the queue's."""
     if settings.metrics_dir:
         from prometheus_client import multiprocess
+
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)
         body = generate_latest(registry)

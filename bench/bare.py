@@ -6,6 +6,7 @@ and the same Redis, doing only the storage work of one step.
 
 Served by bench.stack.Stack with `gunicorn -c deploy/gunicorn.conf.py bench.bare:app`.
 """
+
 from __future__ import annotations
 
 import os

@@ -14,6 +14,7 @@ tables: about 2.8 deals a match) and 400 expert-vs-basic matches take about 24 m
 `--solver-check N` instead compares the Sixty-Six exhausted-stock solver with a plain minimax over all
 continuations through the engine on N random positions, and prints how many agree.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -33,8 +34,13 @@ MAX_DEALS = 300  # a match that has not ended by then counts as unfinished (no w
 
 def seat_view(rules, game: str, options: dict, state, seat: int) -> dict:
     """The view the API would give this seat (the parts the bots read)."""
-    return {"game": game, "options": {**options, "first_dealer": 0}, "seat": seat,
-            **rules.view(state, seat), "legal_actions": rules.legal_actions(state, seat)}
+    return {
+        "game": game,
+        "options": {**options, "first_dealer": 0},
+        "seat": seat,
+        **rules.view(state, seat),
+        "legal_actions": rules.legal_actions(state, seat),
+    }
 
 
 def play_match(game: str, levels: list[str], match_seed: int, times: dict[str, list[float]]) -> dict:
@@ -147,12 +153,14 @@ def report(game: str, a: str, b: str, total: dict) -> str:
     lo, hi = wilson(total["wins"], total["matches"])
     dlo, dhi = wilson(total["deal_wins"], total["deals"])
     share = total["points_a"] / total["points"] if total["points"] else 0.0
-    lines = [f"{game}: {a} (A) vs {b} (B), {total['matches']} matches ({total['matches'] // 2} duplicate pairs)",
-             f"  matches won by A: {total['wins']}/{total['matches']} = {total['wins'] / max(1, total['matches']):.1%}"
-             f"  (95% CI {lo:.1%}-{hi:.1%})",
-             f"  deals won by A:   {total['deal_wins']}/{total['deals']} = {total['deal_wins'] / max(1, total['deals']):.1%}"
-             f"  (95% CI {dlo:.1%}-{dhi:.1%})",
-             f"  A's share of the points: {share:.1%}"]
+    lines = [
+        f"{game}: {a} (A) vs {b} (B), {total['matches']} matches ({total['matches'] // 2} duplicate pairs)",
+        f"  matches won by A: {total['wins']}/{total['matches']} = {total['wins'] / max(1, total['matches']):.1%}"
+        f"  (95% CI {lo:.1%}-{hi:.1%})",
+        f"  deals won by A:   {total['deal_wins']}/{total['deals']} = {total['deal_wins'] / max(1, total['deals']):.1%}"
+        f"  (95% CI {dlo:.1%}-{dhi:.1%})",
+        f"  A's share of the points: {share:.1%}",
+    ]
     for level, t in sorted(total["times"].items()):
         lines.append(f"  decision time {level}: n={t['n']} p50 {t['p50_ms']:.1f} ms, p95 {t['p95_ms']:.1f} ms")
     return "\n".join(lines)
@@ -162,6 +170,7 @@ def solver_position(rng: random.Random):
     """A random 2p24 position with the stock closed or exhausted, reached by random play."""
     from games.sixtysix import RULES
     from games.sixtysix.expert_solver import applies
+
     options = RULES.normalize_options({"variant": "2p24"}, 2)
     while True:
         state = RULES.new_state(options, 2, 0)
@@ -184,6 +193,7 @@ def minimax(state) -> dict[str, int]:
     """Plain minimax through the engine: each legal action's value for the seat to act."""
     from games.sixtysix import RULES
     from games.sixtysix.scoring import round_result
+
     seat, values = RULES.to_act(state)[0], {}
     for action in RULES.legal_actions(state, seat):
         after = state
@@ -201,6 +211,7 @@ def minimax(state) -> dict[str, int]:
 
 def check(positions: int, seed: int) -> tuple[int, int]:
     from games.sixtysix.expert_solver import solve
+
     rng, agreed = random.Random(seed), 0
     for _ in range(positions):
         state = solver_position(rng)
@@ -216,8 +227,13 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--matches", type=int, default=400, help="matches in all (pairs of duplicate matches)")
     parser.add_argument("--procs", type=int, default=multiprocessing.cpu_count())
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--option", action="append", default=[], metavar="NAME=VALUE",
-                        help="a game option for every match (integers as numbers), e.g. starting_tables=2")
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="NAME=VALUE",
+        help="a game option for every match (integers as numbers), e.g. starting_tables=2",
+    )
     parser.add_argument("--solver-check", type=int, default=0, metavar="N")
     parser.add_argument("--seats", type=int, default=None, help="seats per match (default: the game's usual count)")
     args = parser.parse_args(argv)

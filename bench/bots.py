@@ -1,4 +1,5 @@
 """All-bot `basic` matches through the running stack: what one rq worker gets done per minute, per game."""
+
 from __future__ import annotations
 
 import itertools
@@ -10,18 +11,20 @@ from bench import load
 from bench.stack import Stack
 
 # (label, game, options, seats)
-GAMES = [("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),
-         ("fifty-six 8p", "fifty-six", {}, 8),
-         ("smear 4p", "smear", {}, 4)]
+GAMES = [
+    ("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),
+    ("fifty-six 8p", "fifty-six", {}, 8),
+    ("smear 4p", "smear", {}, 4),
+]
 
 
 @dataclass
 class BotStats:
     label: str
     seconds: float
-    matches: int            # matches played at a time
+    matches: int  # matches played at a time
     finished: int
-    events: int             # events appended by the worker (all matches, finished or not)
+    events: int  # events appended by the worker (all matches, finished or not)
 
     @property
     def events_per_s(self) -> float:
@@ -42,8 +45,8 @@ def run(stack: Stack, label: str, game: str, options: dict, seats: int, matches:
     body = {"game": game, "options": options, "seats": [{"kind": "bot", "level": "basic"}] * seats}
     started = time.perf_counter()
     end = started + budget_s
-    finished: list[int] = []     # events of each finished match
-    unfinished: list[int] = []   # events of the matches the time ran out on
+    finished: list[int] = []  # events of each finished match
+    unfinished: list[int] = []  # events of the matches the time ran out on
 
     created = itertools.count()
 

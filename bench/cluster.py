@@ -10,6 +10,7 @@ POST one action), spread evenly over the instances in use. On this 2-core machin
 shares the same cores, so two instances show the cost of the split, not a speed-up. Bounded: each
 slice runs `--seconds`, start-up waits are bounded, every process is stopped at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -45,8 +46,15 @@ class ScaledStack(Running):
         if self.cluster:
             self.cluster.start()
         self.queues.start()
-        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.queues.url, "OPERATOR_TOKEN": BENCH_OPERATOR_TOKEN,
-               "WEB_CONCURRENCY": "1", "LOG_LEVEL": "INFO", "TALON_RATE_LIMITS": "off"}
+        env = {
+            **os.environ,
+            "TALON_BOT_THINK_S": "0",
+            "REDIS_URL": self.queues.url,
+            "OPERATOR_TOKEN": BENCH_OPERATOR_TOKEN,
+            "WEB_CONCURRENCY": "1",
+            "LOG_LEVEL": "INFO",
+            "TALON_RATE_LIMITS": "off",
+        }
         if self.cluster:
             env["EVENTS_REDIS_URL"] = self.cluster.url
         for i, port in enumerate(self.ports):
@@ -92,8 +100,11 @@ def main(argv: list[str] | None = None) -> None:
         posts = sorted(stats.post_s) or [0.0]
         p50, p95 = posts[len(posts) // 2] * 1000, posts[int(len(posts) * 0.95)] * 1000
         print(f"{name:28} {stats.per_second:10.0f} {p50:12.1f} {p95:12.1f} {stats.refused:8d}")
-    print("keys per primary after the Cluster slices: "
-          + ", ".join(f"{node} {n}" for node, n in keys.items()) + f" (total {sum(keys.values())})")
+    print(
+        "keys per primary after the Cluster slices: "
+        + ", ".join(f"{node} {n}" for node, n in keys.items())
+        + f" (total {sum(keys.values())})"
+    )
 
 
 if __name__ == "__main__":

@@ -4,6 +4,7 @@ Read from /proc (the gunicorn workers of the target, the rq worker, the load gen
 Redis's own INFO cpu. This is what explains
 a throughput ratio: on two shared cores, actions per second follow the CPU one action costs in all.
 """
+
 from __future__ import annotations
 
 import os
@@ -48,13 +49,14 @@ def machine_busy_s() -> float:
     """CPU seconds the whole machine spent busy so far (all processes, all cores), from /proc/stat."""
     with open("/proc/stat") as f:
         values = [int(v) for v in f.readline().split()[1:]]
-    idle = values[3] + (values[4] if len(values) > 4 else 0)   # idle + iowait
+    idle = values[3] + (values[4] if len(values) > 4 else 0)  # idle + iowait
     return (sum(values[:8]) - idle) / os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
 class CpuUse:
     """Seconds of CPU per process group over one or more runs."""
+
     seconds: dict[str, float] = field(default_factory=dict)
 
     def per_action_ms(self, actions: int) -> dict[str, float]:
@@ -78,8 +80,12 @@ class SliceMeter:
         for target in targets:
             stack = target.stack
             api = stack.procs["gunicorn" if target.kind == "service" else "bare"].pid
-            groups = {"API (gunicorn workers)": ("api", api), "Redis": ("redis", stack.redis_url),
-                      "rq worker": ("worker", stack.procs["worker"].pid), "load generator": ("load generator",)}
+            groups = {
+                "API (gunicorn workers)": ("api", api),
+                "Redis": ("redis", stack.redis_url),
+                "rq worker": ("worker", stack.procs["worker"].pid),
+                "load generator": ("load generator",),
+            }
             self._readers.setdefault(groups["API (gunicorn workers)"], partial(_cpu_s, _children(api)))
             self._readers.setdefault(groups["rq worker"], partial(_cpu_s, [stack.procs["worker"].pid]))
             if groups["Redis"] not in self._readers:
@@ -98,6 +104,6 @@ class SliceMeter:
 
     def use(self, slice_index: int, target_index: int) -> tuple[CpuUse, float]:
         """The CPU of the target's processes during that slice, and the CPU spent elsewhere meanwhile."""
-        (before, busy_before), (after, busy_after) = self.readings[slice_index:slice_index + 2]
+        (before, busy_before), (after, busy_after) = self.readings[slice_index : slice_index + 2]
         seconds = {name: after[key] - before[key] for name, key in self._groups[target_index].items()}
         return CpuUse(seconds), max(0.0, busy_after - busy_before - sum(seconds.values()))

@@ -1,5 +1,6 @@
 """Engine figures, in process: replaying a match's events, from the first and from the latest snapshot,
 and legal-action computations per second. The matches are played by bench.seeding.play into Redis."""
+
 from __future__ import annotations
 
 import statistics
@@ -12,9 +13,11 @@ from events.store import EventStore
 from games import table as tables
 
 # (label, game, options, seats) of the matches measured: each game's longest usual form.
-GAMES = [("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),
-         ("fifty-six 8p", "fifty-six", {}, 8),
-         ("smear 4p", "smear", {}, 4)]
+GAMES = [
+    ("sixty-six 2p24", "sixty-six", {"variant": "2p24"}, 2),
+    ("fifty-six 8p", "fifty-six", {}, 8),
+    ("smear 4p", "smear", {}, 4),
+]
 
 
 @dataclass
@@ -22,10 +25,10 @@ class EngineStats:
     label: str
     events: int
     deals: int
-    read_s: float           # XRANGE + decode of every event
-    fold_s: float           # games.table.evolve over every event
-    snapshot_s: float       # Repository.get without a held state: LOAD (snapshot + tail), decode, fold
-    tail: int               # events after the latest snapshot
+    read_s: float  # XRANGE + decode of every event
+    fold_s: float  # games.table.evolve over every event
+    snapshot_s: float  # Repository.get without a held state: LOAD (snapshot + tail), decode, fold
+    tail: int  # events after the latest snapshot
     legal_per_s: float
     legal_states: int
 
@@ -53,11 +56,16 @@ def measure(store: EventStore, label: str, game_id: str, repetitions: int, legal
     cold = Repository(store, TABLE_FOLDING, cache_size=0)
     assert tables.dump(cold.get(game_id)) == tables.dump(final), "snapshot + tail differs from a full replay"
     snapshot, tail = store.load(game_id, TABLE_FOLDING.engine_version)
-    return EngineStats(label, len(events), final.deals,
-                       read_s=median_time(lambda: store.read(game_id), repetitions),
-                       fold_s=median_time(fold, repetitions),
-                       snapshot_s=median_time(lambda: cold.get(game_id), repetitions),
-                       tail=len(tail), **_legal_rate(events, legal_budget))
+    return EngineStats(
+        label,
+        len(events),
+        final.deals,
+        read_s=median_time(lambda: store.read(game_id), repetitions),
+        fold_s=median_time(fold, repetitions),
+        snapshot_s=median_time(lambda: cold.get(game_id), repetitions),
+        tail=len(tail),
+        **_legal_rate(events, legal_budget),
+    )
 
 
 def _legal_rate(events: list[dict], budget: int) -> dict:

@@ -12,6 +12,7 @@ and, over all matches, the replay time of the longest one (EventStore.read + fol
 games.table.evolve, median of repetitions).
 Bounded: no new match starts after `--budget` seconds, and each match must end within --match-timeout.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,9 +27,17 @@ PLAYERS = 8
 
 
 def create(client: figures.Client, tables: int, seed: int) -> str:
-    response = client.http.post(client.url("/v1/games"), headers=figures.bearer(client.stack.operator_token),
-                                json={"game": "fifty-six", "options": {"starting_tables": tables}, "seed": seed,
-                                      "seats": [{"kind": "bot", "level": "basic"}] * PLAYERS}, timeout=10)
+    response = client.http.post(
+        client.url("/v1/games"),
+        headers=figures.bearer(client.stack.operator_token),
+        json={
+            "game": "fifty-six",
+            "options": {"starting_tables": tables},
+            "seed": seed,
+            "seats": [{"kind": "bot", "level": "basic"}] * PLAYERS,
+        },
+        timeout=10,
+    )
     response.raise_for_status()
     return response.json()["game_id"]
 
@@ -104,10 +113,12 @@ def main(argv: list[str] | None = None) -> None:
                     longest = (events, game_id)
         if longest is not None:
             replayed = figures.replay(stack, [longest[1]], args.repetitions)
-            print(f"replay of the longest match ({longest[0]} events), median of {args.repetitions}: "
-                  f"read {replayed.read_s[0] * 1000:.1f} ms + fold {replayed.fold_s[0] * 1000:.1f} ms = "
-                  f"{replayed.full_s[0] * 1000:.1f} ms; Repository.get (snapshot + {replayed.tail[0]} events) "
-                  f"{replayed.repo_s[0] * 1000:.1f} ms")
+            print(
+                f"replay of the longest match ({longest[0]} events), median of {args.repetitions}: "
+                f"read {replayed.read_s[0] * 1000:.1f} ms + fold {replayed.fold_s[0] * 1000:.1f} ms = "
+                f"{replayed.full_s[0] * 1000:.1f} ms; Repository.get (snapshot + {replayed.tail[0]} events) "
+                f"{replayed.repo_s[0] * 1000:.1f} ms"
+            )
     print(f"bench finished in {time.monotonic() - started:.0f} s")
 
 

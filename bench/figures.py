@@ -6,6 +6,7 @@
 - `replay`: rebuilding a finished match from its events (EventStore.read + games.table.evolve, no
   snapshot), and through Repository.get (latest snapshot + the events after it).
 """
+
 from __future__ import annotations
 
 import random
@@ -25,7 +26,7 @@ from games import table as tables
 
 VARIANT = "2p24"
 MATCH_TIMEOUT_S = 60.0
-WAIT_S = 5                  # ?wait= long-poll while the bot or the worker moves
+WAIT_S = 5  # ?wait= long-poll while the bot or the worker moves
 
 
 def bearer(token: str) -> dict:
@@ -33,7 +34,7 @@ def bearer(token: str) -> dict:
 
 
 def summary(values, fmt: str = "g") -> str:
-    """"median M, min A, max B" of the values, each formatted with `fmt`; "-" when there are none."""
+    """ "median M, min A, max B" of the values, each formatted with `fmt`; "-" when there are none."""
     if not values:
         return "-"
     return f"median {statistics.median(values):{fmt}}, min {min(values):{fmt}}, max {max(values):{fmt}}"
@@ -51,8 +52,10 @@ def spread(values: list[float], fmt: str) -> str:
     if len(values) <= 8:
         return ", ".join(fmt.format(v) for v in values)
     q1, median, q3 = statistics.quantiles(values, n=4)
-    return (f"median {fmt.format(median)}, middle half {fmt.format(q1)} .. {fmt.format(q3)}, "
-            f"range {fmt.format(min(values))} .. {fmt.format(max(values))} over {len(values)} rounds")
+    return (
+        f"median {fmt.format(median)}, middle half {fmt.format(q1)} .. {fmt.format(q3)}, "
+        f"range {fmt.format(min(values))} .. {fmt.format(max(values))} over {len(values)} rounds"
+    )
 
 
 class Client:
@@ -93,8 +96,12 @@ class Client:
         return response.json()
 
     def act(self, game_id: str, token: str, view: dict, action: dict, key: str) -> dict:
-        response = self.http.post(self.url(f"/v1/games/{game_id}/actions"), json=action, timeout=10,
-                                  headers={**bearer(token), "If-Match": f'"{view["version"]}"', "Idempotency-Key": key})
+        response = self.http.post(
+            self.url(f"/v1/games/{game_id}/actions"),
+            json=action,
+            timeout=10,
+            headers={**bearer(token), "If-Match": f'"{view["version"]}"', "Idempotency-Key": key},
+        )
         if response.status_code != 201:
             raise RuntimeError(f"POST {action} -> {response.status_code} {response.text}")
         return response.json()
@@ -103,8 +110,12 @@ class Client:
         events, cursor = [], None
         for _ in range(1000):
             params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
-            response = self.http.get(self.url(f"/v1/ops/games/{game_id}/events"), params=params,
-                                     headers=bearer(self.stack.operator_token), timeout=10)
+            response = self.http.get(
+                self.url(f"/v1/ops/games/{game_id}/events"),
+                params=params,
+                headers=bearer(self.stack.operator_token),
+                timeout=10,
+            )
             response.raise_for_status()
             page = response.json()
             events += page["events"]
@@ -117,13 +128,14 @@ class Client:
 # ---------------------------------------------------------------------------------------------------
 # 1. Events in a typical match
 
+
 @dataclass
 class MatchStats:
     kind: str
     game_ids: list[str] = field(default_factory=list)
     events_per_match: list[int] = field(default_factory=list)
     deals_per_match: list[int] = field(default_factory=list)
-    events_per_deal: list[int] = field(default_factory=list)   # from `dealt` to `round_scored`, inclusive
+    events_per_deal: list[int] = field(default_factory=list)  # from `dealt` to `round_scored`, inclusive
     human_actions: list[int] = field(default_factory=list)
     types: Counter = field(default_factory=Counter)
     seconds: float = 0.0
@@ -202,12 +214,13 @@ def _deal_sizes(log: list[dict]) -> list[int]:
 # ---------------------------------------------------------------------------------------------------
 # 2. Redis memory per finished match
 
+
 @dataclass
 class MemoryStats:
-    per_match: list[int] = field(default_factory=list)     # events + meta + snap + idempotency records
+    per_match: list[int] = field(default_factory=list)  # events + meta + snap + idempotency records
     by_part: dict[str, list[int]] = field(default_factory=dict)
     idem_records: list[int] = field(default_factory=list)
-    rq_jobs: list[int] = field(default_factory=list)       # rq job hashes still held (result_ttl)
+    rq_jobs: list[int] = field(default_factory=list)  # rq job hashes still held (result_ttl)
     feed_bytes: int = 0
     feed_entries: int = 0
 
@@ -241,14 +254,15 @@ def memory(stack: Stack, game_ids: list[str], prefix: str = "talon") -> MemorySt
 # ---------------------------------------------------------------------------------------------------
 # 3. Replaying a finished match
 
+
 @dataclass
 class ReplayStats:
     events: list[int] = field(default_factory=list)
-    read_s: list[float] = field(default_factory=list)       # per match: median of EventStore.read
-    fold_s: list[float] = field(default_factory=list)       # per match: median of folding with table.evolve
-    full_s: list[float] = field(default_factory=list)       # per match: median of read + fold
-    repo_s: list[float] = field(default_factory=list)       # per match: median of Repository.get
-    tail: list[int] = field(default_factory=list)           # events after the snapshot
+    read_s: list[float] = field(default_factory=list)  # per match: median of EventStore.read
+    fold_s: list[float] = field(default_factory=list)  # per match: median of folding with table.evolve
+    full_s: list[float] = field(default_factory=list)  # per match: median of read + fold
+    repo_s: list[float] = field(default_factory=list)  # per match: median of Repository.get
+    tail: list[int] = field(default_factory=list)  # events after the snapshot
 
 
 def replay(stack: Stack, game_ids: list[str], repetitions: int) -> ReplayStats:

@@ -7,6 +7,7 @@ other round: a slowdown of the machine falls on every size alike, as in the serv
 instead of reading as growth. (Measured one after the other in 10-second runs, the same code gave +29%
 once and -21% the next; in 4-second slices the per-round figure still ranged from -28% to +83%.)
 """
+
 from __future__ import annotations
 
 import statistics
@@ -32,9 +33,9 @@ class GrowthRow:
     stored: int
     used_memory: int
     seed_s: float
-    load: load.LoadStats                                   # all slices together
+    load: load.LoadStats  # all slices together
     slices: list[load.LoadStats] = field(default_factory=list)
-    elsewhere_s: float = 0.0        # CPU spent outside this stack and the load generator during its slices
+    elsewhere_s: float = 0.0  # CPU spent outside this stack and the load generator during its slices
 
     def post_p50(self) -> float:
         return percentile(self.load.post_s, 50) if self.load.post_s else float("nan")
@@ -45,8 +46,9 @@ def template(store: EventStore, seed: int = 66) -> str:
     return seeding.play(store, "sixty-six", {"variant": "2p24"}, 2, seed=seed).game_id
 
 
-def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 24
-           ) -> tuple[list[GrowthRow], figures.MemoryStats]:
+def growth(
+    sizes: list[int], clients: int, seconds: float, rounds: int = 24
+) -> tuple[list[GrowthRow], figures.MemoryStats]:
     """`seconds` of load per size, in `rounds` rounds of a slice per size's stack. Returns the
     rows and the Redis memory of the stored match (in the largest stack)."""
     with ExitStack() as running:
@@ -55,7 +57,7 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 24
             stack = running.enter_context(Stack())
             client = redis.Redis.from_url(stack.redis_url)
             store = EventStore(client)
-            source = template(store)                     # stored game number one
+            source = template(store)  # stored game number one
             seed_s = seeding.copy_finished(client, store, source, size - 1)
             stacks.append((stack, client, source))
             rows.append(GrowthRow(size, 0, seed_s, load.LoadStats("service", clients)))
@@ -63,7 +65,7 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 24
             _rewrite_aof(client)
             row.used_memory = client.info("memory")["used_memory"]
         targets = [load.Target.of(stack, label=f"{row.stored:,} stored") for row, (stack, _, _) in zip(rows, stacks)]
-        load.interleave(targets, clients, WARM_UP_S, 1, measure=False)   # not counted: first requests, pools, scripts
+        load.interleave(targets, clients, WARM_UP_S, 1, measure=False)  # not counted: first requests, pools, scripts
         for row, run in zip(rows, load.interleave(targets, clients, seconds / rounds, rounds)):
             row.load, row.slices, row.elsewhere_s = run.total, run.slices, run.elsewhere_s
         largest, _, source = stacks[-1]
@@ -76,8 +78,11 @@ def growth(sizes: list[int], clients: int, seconds: float, rounds: int = 24
 def round_growth(rows: list[GrowthRow]) -> list[float]:
     """POST p50 growth, largest over smallest size, within each round (how much the figure moves)."""
     first, last = rows[0], rows[-1]
-    return [percentile(b.post_s, 50) / percentile(a.post_s, 50) - 1
-            for a, b in zip(first.slices, last.slices) if a.post_s and b.post_s]
+    return [
+        percentile(b.post_s, 50) / percentile(a.post_s, 50) - 1
+        for a, b in zip(first.slices, last.slices)
+        if a.post_s and b.post_s
+    ]
 
 
 def _rewrite_aof(client: redis.Redis) -> None:
@@ -105,9 +110,9 @@ def _await_no_rewrite(client: redis.Redis, deadline: float) -> None:
 class ViewStats:
     label: str
     events: int
-    tail: int                   # events after the latest snapshot
-    http_s: list[float]         # GET over HTTP (the API holds the table after the first)
-    cold_s: float               # Repository.get without a held table: snapshot + tail, in process
+    tail: int  # events after the latest snapshot
+    http_s: list[float]  # GET over HTTP (the API holds the table after the first)
+    cold_s: float  # Repository.get without a held table: snapshot + tail, in process
 
 
 def long_and_new(stack: Stack, repetitions: int, players: int = 8, seed: int = 56) -> list[ViewStats]:
@@ -116,13 +121,19 @@ def long_and_new(stack: Stack, repetitions: int, players: int = 8, seed: int = 5
     store = EventStore(client)
     try:
         full = seeding.play(store, "fifty-six", {}, players, seed=seed)
-        games = [(f"longest: {players}p fifty-six, last round", seeding.play(store, "fifty-six", {}, players, seed=seed,
-                                                                    stop=_after_deal(full.deals, 16))),
-                 (f"new: {players}p fifty-six, first round", seeding.play(store, "fifty-six", {}, players, seed=seed,
-                                                                stop=_after_deal(1, 16)))]
+        games = [
+            (
+                f"longest: {players}p fifty-six, last round",
+                seeding.play(store, "fifty-six", {}, players, seed=seed, stop=_after_deal(full.deals, 16)),
+            ),
+            (
+                f"new: {players}p fifty-six, first round",
+                seeding.play(store, "fifty-six", {}, players, seed=seed, stop=_after_deal(1, 16)),
+            ),
+        ]
         conn = load.Connection(stack.base_url)
         timings: dict[str, list[float]] = {label: [] for label, _ in games}
-        for _ in range(repetitions):            # alternating, so both see the same background
+        for _ in range(repetitions):  # alternating, so both see the same background
             for label, table in games:
                 headers = load.bearer(seeding.token(table.game_id, 0))
                 t0 = time.perf_counter()
@@ -134,7 +145,9 @@ def long_and_new(stack: Stack, repetitions: int, players: int = 8, seed: int = 5
         out = []
         for label, table in games:
             _, tail = store.load(table.game_id, TABLE_FOLDING.engine_version)
-            cold_s = statistics.median(_time(lambda gid=table.game_id: cold.get(gid)) for _ in range(max(3, repetitions // 10)))
+            cold_s = statistics.median(
+                _time(lambda gid=table.game_id: cold.get(gid)) for _ in range(max(3, repetitions // 10))
+            )
             out.append(ViewStats(label, table.version, len(tail), timings[label], cold_s))
         return out
     finally:
@@ -150,6 +163,7 @@ def _after_deal(deal: int, moves: int):
             return False
         start = seen.setdefault("version", table.version)
         return table.version >= start + moves
+
     return stop
 
 

@@ -23,6 +23,7 @@ Clients are threads in a few forked processes (one Python process cannot drive 1
 itself), each with one keep-alive connection per target (http.client: a thin client, so the load
 generator takes as little of the two cores as it can). Only loopback addresses; every request has a timeout.
 """
+
 from __future__ import annotations
 
 import gc
@@ -55,13 +56,13 @@ class LoadStats:
     target: str
     clients: int
     seconds: float = 0.0
-    actions: int = 0                  # successful POSTs
+    actions: int = 0  # successful POSTs
     matches_finished: int = 0
-    waits: int = 0                    # long-polls while the worker scored and dealt
-    refused: int = 0                  # POSTs answered with anything but 201 (should stay 0)
+    waits: int = 0  # long-polls while the worker scored and dealt
+    refused: int = 0  # POSTs answered with anything but 201 (should stay 0)
     post_s: list[float] = field(default_factory=list)
     get_s: list[float] = field(default_factory=list)
-    cpu: CpuUse | None = None       # the CPU the processes spent, when measured (bench/cpu.py)
+    cpu: CpuUse | None = None  # the CPU the processes spent, when measured (bench/cpu.py)
 
     @property
     def per_second(self) -> float:
@@ -88,8 +89,9 @@ class LoadStats:
 @dataclass(frozen=True)
 class Target:
     """Where a slice's load goes. With its `stack`, the CPU of the stack's processes is measured."""
+
     label: str
-    kind: str                         # "service" or "bare"
+    kind: str  # "service" or "bare"
     url: str
     stack: Stack | None = None
 
@@ -101,10 +103,11 @@ class Target:
 @dataclass
 class TargetRun:
     """One target's share of an interleaved run: all its slices together, and each."""
+
     target: Target
     total: LoadStats
     slices: list[LoadStats] = field(default_factory=list)
-    elsewhere_s: float = 0.0          # CPU spent on the machine outside its processes during its slices
+    elsewhere_s: float = 0.0  # CPU spent on the machine outside its processes during its slices
 
 
 def run(stack: Stack, kind: str, clients: int = 16, seconds: float = 20.0, seed: int = 7) -> LoadStats:
@@ -112,8 +115,9 @@ def run(stack: Stack, kind: str, clients: int = 16, seconds: float = 20.0, seed:
     return interleave([Target.of(stack, kind)], clients, seconds, 1, seed, measure=False)[0].total
 
 
-def interleave(targets: list[Target], clients: int, slice_s: float, rounds: int, seed: int = 7,
-               measure: bool = True) -> list[TargetRun]:
+def interleave(
+    targets: list[Target], clients: int, slice_s: float, rounds: int, seed: int = 7, measure: bool = True
+) -> list[TargetRun]:
     """`rounds` rounds of one `slice_s` slice per target, the order reversed every other round; the same
     clients throughout. Returns each target's run (in the order of `targets`), with the CPU of its
     stack's processes and of the load generator when `measure`."""
@@ -147,28 +151,35 @@ def split(urls: list[str], clients: int, seconds: float, seed: int = 7) -> LoadS
 def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Target] | None):
     """Forks one process per job (target specs, clients, index of its first client), runs the plan's
     slices from a common start, and returns the merged stats of each slice (and the meter, if measured)."""
-    start_at = time.time() + 0.5 + 0.1 * len(jobs)        # every client starts at the same moment
+    start_at = time.time() + 0.5 + 0.1 * len(jobs)  # every client starts at the same moment
     context = multiprocessing.get_context("fork")
     results, measured_all = context.Queue(), context.Event()
-    procs = [context.Process(target=_process, args=(specs, share, first, seed, plan, start_at, slice_s, results,
-                                                    measured_all), daemon=True) for specs, share, first in jobs]
+    procs = [
+        context.Process(
+            target=_process,
+            args=(specs, share, first, seed, plan, start_at, slice_s, results, measured_all),
+            daemon=True,
+        )
+        for specs, share, first in jobs
+    ]
     for proc in procs:
         proc.start()
     meter = SliceMeter(measured, [p.pid for p in procs]) if measured else None
     if meter is not None:
-        for j in range(len(plan) + 1):                   # a reading at every boundary
+        for j in range(len(plan) + 1):  # a reading at every boundary
             time.sleep(max(0.0, start_at + j * slice_s - time.time()))
             meter.mark()
         meter.close()
-    measured_all.set()                                   # the clients' processes may exit now
+    measured_all.set()  # the clients' processes may exit now
     parts = [LoadStats("", 0) for _ in plan]
     deadline = start_at + len(plan) * slice_s + 4 * REQUEST_TIMEOUT_S + 30
     for _ in procs:
-        try:   # bounded: a client process that died would otherwise leave the bench waiting for ever
+        try:  # bounded: a client process that died would otherwise leave the bench waiting for ever
             merged = results.get(timeout=max(1.0, deadline - time.time()))
         except queue.Empty:
-            raise RuntimeError(f"load generator processes gave no results: exit codes "
-                               f"{[proc.exitcode for proc in procs]}") from None
+            raise RuntimeError(
+                f"load generator processes gave no results: exit codes {[proc.exitcode for proc in procs]}"
+            ) from None
         for j, part in enumerate(merged):
             parts[j].merge(part)
     for proc in procs:
@@ -176,14 +187,17 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
     return parts, meter
 
 
-def _process(specs, clients: int, first: int, seed: int, plan: list[int], start_at: float, slice_s: float,
-             results, measured_all) -> None:
+def _process(
+    specs, clients: int, first: int, seed: int, plan: list[int], start_at: float, slice_s: float, results, measured_all
+) -> None:
     # Everything this fork inherited stays: a full collection walking it would pause every client thread
     # of the process for tens of milliseconds, which the clients would count as the server's latency.
     gc.freeze()
     stats = [[LoadStats("", 1) for _ in plan] for _ in range(clients)]
-    threads = [threading.Thread(target=_client, args=(specs, first + i, seed, plan, start_at, slice_s, stats[i]))
-               for i in range(clients)]
+    threads = [
+        threading.Thread(target=_client, args=(specs, first + i, seed, plan, start_at, slice_s, stats[i]))
+        for i in range(clients)
+    ]
     for thread in threads:
         thread.start()
     for thread in threads:
@@ -193,11 +207,12 @@ def _process(specs, clients: int, first: int, seed: int, plan: list[int], start_
         for j, part in enumerate(own):
             merged[j].merge(part)
     results.put(merged)
-    measured_all.wait(4 * REQUEST_TIMEOUT_S)   # alive for the last reading of its CPU in /proc
+    measured_all.wait(4 * REQUEST_TIMEOUT_S)  # alive for the last reading of its CPU in /proc
 
 
-def _client(specs, index: int, seed: int, plan: list[int], start_at: float, slice_s: float,
-            stats: list[LoadStats]) -> None:
+def _client(
+    specs, index: int, seed: int, plan: list[int], start_at: float, slice_s: float, stats: list[LoadStats]
+) -> None:
     players = [(ServiceClient if kind == "service" else BareClient)(url, index, seed) for kind, url in specs]
     try:
         for j, target in enumerate(plan):
@@ -289,9 +304,9 @@ class ServiceClient:
 
     def __init__(self, url: str, index: int, seed: int):
         self.conn, self.rng = Connection(url, client_address(index)), random.Random(seed * 1000 + index)
-        self.path: str | None = None         # the current match's URL
+        self.path: str | None = None  # the current match's URL
         self.tokens: list[str] = []
-        self.seat, self.view = 0, None       # who acts next, and that seat's view when the client has it
+        self.seat, self.view = 0, None  # who acts next, and that seat's view when the client has it
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         while time.time() < end_at:
@@ -328,10 +343,13 @@ class ServiceClient:
             return
         if self.seat not in view["to_act"]:
             self.seat, self.view = view["to_act"][0], None
-            return                                # GET again with the acting seat's token
+            return  # GET again with the acting seat's token
         action = self.rng.choice(view["legal_actions"])
-        headers = {**bearer(self.tokens[self.seat]), "If-Match": f'"{view["version"]}"',
-                   "Idempotency-Key": f"{path.rsplit('/', 1)[1]}-{view['version']}"}
+        headers = {
+            **bearer(self.tokens[self.seat]),
+            "If-Match": f'"{view["version"]}"',
+            "Idempotency-Key": f"{path.rsplit('/', 1)[1]}-{view['version']}",
+        }
         t0 = time.perf_counter()
         status, body = conn.request("POST", f"{path}/actions", action, headers)
         elapsed = time.perf_counter() - t0
@@ -361,8 +379,11 @@ class ServiceClient:
         view, when it is to act, is the long-poll's answer; otherwise the next step GETs it."""
         seat = _next_leader(view, self.seat)
         stats.waits += 1
-        status, body = self.conn.request("GET", f"{self.path}?wait={WAIT_S}", headers={
-            **bearer(self.tokens[seat]), "If-None-Match": f'"{view["version"]}"'})
+        status, body = self.conn.request(
+            "GET",
+            f"{self.path}?wait={WAIT_S}",
+            headers={**bearer(self.tokens[seat]), "If-None-Match": f'"{view["version"]}"'},
+        )
         self.seat, self.view = seat, None
         if status != 200:
             return
@@ -375,8 +396,11 @@ class ServiceClient:
 
 def new_match(conn: Connection) -> tuple[str, list[str], dict]:
     """A two-human 2p24 match with both seats claimed by this client; the last claim's view."""
-    created = conn.json("POST", "/v1/games", {"game": "sixty-six", "options": {"variant": VARIANT},
-                                              "seats": [{"kind": "human"}, {"kind": "human"}]})
+    created = conn.json(
+        "POST",
+        "/v1/games",
+        {"game": "sixty-six", "options": {"variant": VARIANT}, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    )
     game_id = created["game_id"]
     claims = [conn.json("POST", f"/v1/games/{game_id}/players", {"name": name}) for name in ("north", "south")]
     return game_id, [claim["token"] for claim in claims], claims[-1]["view"]

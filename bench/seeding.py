@@ -8,6 +8,7 @@
   copies' payloads are the original's bytes (their `match_created` names the original id); they are
   idle stored games, there to fill Redis, not to be played.
 """
+
 from __future__ import annotations
 
 import time
@@ -28,8 +29,15 @@ def token(game_id: str, seat: int) -> str:
     return f"{game_id}.bench-seat-{seat}"
 
 
-def play(store: EventStore, game: str, options: dict, n_seats: int, seed: int,
-         stop: Callable[[tables.Table], bool] = lambda t: False, game_id: str | None = None) -> tables.Table:
+def play(
+    store: EventStore,
+    game: str,
+    options: dict,
+    n_seats: int,
+    seed: int,
+    stop: Callable[[tables.Table], bool] = lambda t: False,
+    game_id: str | None = None,
+) -> tables.Table:
     """Plays one match into `store` until it is finished or `stop(table)`; returns the last table."""
     repo = Repository(store, TABLE_FOLDING, cache_size=0)
     game_id = game_id or uuid.uuid4().hex[:16]

@@ -10,6 +10,7 @@ It prints, per widow size:
   one worker doing every bot move, deal and scoring.
 Bounded: no new match starts after `--budget` seconds, and each match must end within 60 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -25,9 +26,17 @@ MATCH_TIMEOUT_S = 60.0
 
 
 def create(client: figures.Client, widow_size: int, seed: int) -> str:
-    response = client.http.post(client.url("/v1/games"), headers=figures.bearer(client.stack.operator_token),
-                                json={"game": "smear", "options": {"widow_size": widow_size}, "seed": seed,
-                                      "seats": [{"kind": "bot", "level": "basic"}] * 4}, timeout=10)
+    response = client.http.post(
+        client.url("/v1/games"),
+        headers=figures.bearer(client.stack.operator_token),
+        json={
+            "game": "smear",
+            "options": {"widow_size": widow_size},
+            "seed": seed,
+            "seats": [{"kind": "bot", "level": "basic"}] * 4,
+        },
+        timeout=10,
+    )
     response.raise_for_status()
     return response.json()["game_id"]
 

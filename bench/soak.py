@@ -8,6 +8,7 @@ Idempotency-Key, sometimes with a stale version, waiting for its turn by long-po
 Afterwards, for every game: versions have no gap, every acknowledged action is in the log exactly once
 at the version it was acknowledged with, and the audit (chain, commitments, replay, conservation) passes.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -26,7 +27,11 @@ from events.store import EventStore
 
 MATCHES = [
     ("sixty-six", {"variant": "2p24"}, [{"kind": "human"}, {"kind": "bot", "level": "basic"}]),
-    ("sixty-six", {"variant": "4p", "match_target": 2}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}]),
+    (
+        "sixty-six",
+        {"variant": "4p", "match_target": 2},
+        [{"kind": "human"}, {"kind": "bot"}, {"kind": "human"}, {"kind": "bot"}],
+    ),
     ("fifty-six", {"starting_tables": 1}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]),
     ("smear", {"match_target": 5}, [{"kind": "human"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]),
 ]
@@ -38,7 +43,7 @@ class Client(threading.Thread):
         self.base, self.deadline, self.rng = base_url, deadline, random.Random(seed)
         self.http = requests.Session()
         self.statuses: Counter = Counter()
-        self.acknowledged: list[tuple[str, int, int]] = []   # (game, version, seat) of each 201
+        self.acknowledged: list[tuple[str, int, int]] = []  # (game, version, seat) of each 201
         self.games: list[str] = []
         self.finished = 0
 
@@ -53,8 +58,11 @@ class Client(threading.Thread):
             return
         game_id = created.json()["game_id"]
         self.games.append(game_id)
-        tokens = [self.http.post(f"{self.base}/v1/games/{game_id}/players", json={"name": f"c{i}"}).json()["token"]
-                  for i, s in enumerate(seats) if s["kind"] == "human"]
+        tokens = [
+            self.http.post(f"{self.base}/v1/games/{game_id}/players", json={"name": f"c{i}"}).json()["token"]
+            for i, s in enumerate(seats)
+            if s["kind"] == "human"
+        ]
         version = 0
         while time.monotonic() < self.deadline:
             views = [self.view(game_id, token) for token in tokens]
@@ -111,8 +119,13 @@ def verify(redis_url: str, clients: list[Client]) -> dict:
         present = {e.version for e in events}
         lost += len(by_game.get(game_id, set()) - present)
         audits["passed" if audit_game(store, game_id)["ok"] else "FAILED"] += 1
-    return {"acknowledged": len(acknowledged), "duplicated": duplicates, "lost": lost, "gaps": gaps,
-            "audits": dict(audits)}
+    return {
+        "acknowledged": len(acknowledged),
+        "duplicated": duplicates,
+        "lost": lost,
+        "gaps": gaps,
+        "audits": dict(audits),
+    }
 
 
 def main() -> None:
@@ -135,7 +148,9 @@ def main() -> None:
     print(f"  matches started {sum(len(c.games) for c in clients)}, finished {sum(c.finished for c in clients)}")
     print(f"  actions acknowledged (201) {result['acknowledged']}")
     print(f"  responses by status {dict(sorted(statuses.items()))}")
-    print(f"  lost moves {result['lost']}, duplicated moves {result['duplicated']}, games with a version gap {result['gaps']}")
+    print(
+        f"  lost moves {result['lost']}, duplicated moves {result['duplicated']}, games with a version gap {result['gaps']}"
+    )
     print(f"  audit over every game {result['audits']}")
 
 

@@ -4,6 +4,7 @@ Redis runs append-only with `noeviction` (as in scripts/run) on a free loopback 
 directory that is removed afterwards. With `bare=True`, a second gunicorn on the same settings and the
 same Redis serves the floor endpoints of bench/bare.py. Everything is stopped when the `Stack` context ends.
 """
+
 from __future__ import annotations
 
 import os
@@ -101,20 +102,42 @@ class Stack(Running):
 
     def _start(self) -> None:
         spawn, wait_until = self.processes.spawn, self.processes.wait_until
-        spawn("redis", [redis_binary(), "--port", str(self.redis_port), "--bind", "127.0.0.1",
-                        "--dir", str(self.dir), "--appendonly", "yes", "--maxmemory-policy", "noeviction",
-                        "--save", ""])
+        spawn(
+            "redis",
+            [
+                redis_binary(),
+                "--port",
+                str(self.redis_port),
+                "--bind",
+                "127.0.0.1",
+                "--dir",
+                str(self.dir),
+                "--appendonly",
+                "yes",
+                "--maxmemory-policy",
+                "noeviction",
+                "--save",
+                "",
+            ],
+        )
         wait_until(lambda: redis.Redis.from_url(self.redis_url).ping(), "redis")
         # As `make run` serves it: a JSON log line per request, metrics in Prometheus' multiprocess mode,
         # the rate limits on (the load's clients each come from an address of their own: bench/load.py).
-        env = {**os.environ, "TALON_BOT_THINK_S": "0", "REDIS_URL": self.redis_url, "OPERATOR_TOKEN": self.operator_token,
-               "WEB_CONCURRENCY": str(self.web_concurrency), "LOG_LEVEL": "INFO",
-               "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
-               # Limits on, as deployed, with the per-address create and join budgets raised above the
-               # load: a closed-loop client finishes a match every second or two, which no person does,
-               # and would spend a person's 30 creates a minute in half a minute. Their cost is paid all
-               # the same (the GCRA call runs on every create and join).
-               "TALON_RATE_LIMIT_CREATE": "100000/minute", "TALON_RATE_LIMIT_JOIN": "100000/minute"}
+        env = {
+            **os.environ,
+            "TALON_BOT_THINK_S": "0",
+            "REDIS_URL": self.redis_url,
+            "OPERATOR_TOKEN": self.operator_token,
+            "WEB_CONCURRENCY": str(self.web_concurrency),
+            "LOG_LEVEL": "INFO",
+            "PROMETHEUS_MULTIPROC_DIR": str(self.dir / "metrics"),
+            # Limits on, as deployed, with the per-address create and join budgets raised above the
+            # load: a closed-loop client finishes a match every second or two, which no person does,
+            # and would spend a person's 30 creates a minute in half a minute. Their cost is paid all
+            # the same (the GCRA call runs on every create and join).
+            "TALON_RATE_LIMIT_CREATE": "100000/minute",
+            "TALON_RATE_LIMIT_JOIN": "100000/minute",
+        }
         (self.dir / "metrics").mkdir()
         self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", env)
         spawn("worker", WORKER_COMMAND, env)

@@ -23,6 +23,7 @@ each): `open` holds the connections, `idle` holds none. Then:
 Throughout, `/livez` and `/readyz` of `open` are timed every quarter second. Everything is bounded in
 time, on loopback only; every process started is stopped at the end.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -44,10 +45,13 @@ from bench.load import Connection, bearer
 from bench.stack import Stack
 from tests.support.sse import Crowd, LongPoll, address
 
-CAP = 50                       # the default per-address caps (Settings): streams and long-polls each
+CAP = 50  # the default per-address caps (Settings): streams and long-polls each
 STREAMS_PER_SEAT, SPECTATORS, POLLS = 1, 6, 2
-MATCH = {"game": "sixty-six", "options": {"match_target": 50},   # long enough never to end in the bench
-         "seats": [{"kind": "human"}, {"kind": "human"}]}
+MATCH = {
+    "game": "sixty-six",
+    "options": {"match_target": 50},  # long enough never to end in the bench
+    "seats": [{"kind": "human"}, {"kind": "human"}],
+}
 
 
 @dataclass
@@ -61,9 +65,9 @@ class Live:
 @dataclass
 class Acked:
     game_id: str
-    first: int          # the versions the move appended
+    first: int  # the versions the move appended
     last: int
-    at: float           # monotonic time its answer arrived
+    at: float  # monotonic time its answer arrived
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -104,22 +108,23 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: Probe) 
     probe.phase = "held"
     time.sleep(3)
     report["rss_per_connection_kib"] = (api_rss(open_stack) - rss_before) / max(held, 1) / 1024
-    report["rss_before_mib"] = rss_before / 2 ** 20
-    print(f"held {held}; moves while they are open: {args.rounds} rounds of 1-s slices on each stack ...",
-          flush=True)
+    report["rss_before_mib"] = rss_before / 2**20
+    print(f"held {held}; moves while they are open: {args.rounds} rounds of 1-s slices on each stack ...", flush=True)
     probe.phase = "load"
     background = Mover(open_stack.base_url, lives, rate=5.0)
     background.start()
     targets = [load.Target.of(open_stack, label="open"), load.Target.of(idle_stack, label="idle")]
-    load.interleave(targets, args.clients, 1, 2, measure=False)           # warm both
+    load.interleave(targets, args.clients, 1, 2, measure=False)  # warm both
     runs = load.interleave(targets, args.clients, 1.0, args.rounds)
     background.stop()
     report["load"] = {run.target.label: run.total for run in runs}
     report["load_rounds"] = [o.per_second / max(i.per_second, 1e-9) for o, i in zip(runs[0].slices, runs[1].slices)]
     report["held_after_load"] = count_held(crowd, lives)
     report["lost"] = lost(lives)
-    print(f"fan-out: {args.fanout_rate:g} moves a second in the live matches for {args.fanout_seconds:g} s ...",
-          flush=True)
+    print(
+        f"fan-out: {args.fanout_rate:g} moves a second in the live matches for {args.fanout_seconds:g} s ...",
+        flush=True,
+    )
     probe.phase = "fan-out"
     mover = Mover(open_stack.base_url, lives, rate=args.fanout_rate)
     mover.start()
@@ -138,16 +143,19 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: Probe) 
 
 # -- set-up ------------------------------------------------------------------------------------------
 
+
 def create_matches(base_url: str, n: int) -> list[Live]:
     """The matches, each created and joined from a loopback address of its own group (127.0.21.x): the
     stack serves with the deployed per-address limits on creating and joining, as people on their own
     machines would meet them."""
+
     def one(i):
         conn = Connection(base_url, source=f"127.0.21.{i % 250 + 1}")
         try:
             game_id = conn.json("POST", "/v1/games", MATCH)["game_id"]
-            tokens = [conn.json("POST", f"/v1/games/{game_id}/players", {"name": name})["token"]
-                      for name in ("Ana", "Bo")]
+            tokens = [
+                conn.json("POST", f"/v1/games/{game_id}/players", {"name": name})["token"] for name in ("Ana", "Bo")
+            ]
             for _ in range(200):
                 if conn.json("GET", f"/v1/games/{game_id}")["status"] == "active":
                     return Live(game_id, tokens)
@@ -155,6 +163,7 @@ def create_matches(base_url: str, n: int) -> list[Live]:
             raise RuntimeError(f"{game_id} was not dealt")
         finally:
             conn.close()
+
     with ThreadPoolExecutor(8) as pool:
         return list(pool.map(one, range(n)))
 
@@ -170,18 +179,22 @@ def open_connections(crowd: Crowd, lives: list[Live], per_match: int) -> None:
         for i, kind in enumerate(kinds[:per_match]):
             if kind == "poll":
                 version = conn.json("GET", f"/v1/games/{live.game_id}")["version"]
-                live.polls.append(LongPoll(f"/v1/games/{live.game_id}?wait=30", next(poll_sources), version,
-                                           bearer(live.tokens[i % 2])))
+                live.polls.append(
+                    LongPoll(
+                        f"/v1/games/{live.game_id}?wait=30", next(poll_sources), version, bearer(live.tokens[i % 2])
+                    )
+                )
                 continue
             path = f"/v1/games/{live.game_id}/stream"
             if kind == "seat":
-                ticket = conn.json("POST", f"/v1/games/{live.game_id}/stream-tickets",
-                                   headers=bearer(live.tokens[i % 2]))["ticket"]
+                ticket = conn.json(
+                    "POST", f"/v1/games/{live.game_id}/stream-tickets", headers=bearer(live.tokens[i % 2])
+                )["ticket"]
                 path += f"?ticket={ticket}"
             plans.append((live, path, next(stream_sources)))
     conn.close()
     for start in range(0, len(plans), 1000):
-        batch = plans[start:start + 1000]
+        batch = plans[start : start + 1000]
         streams = crowd.open([(path, source) for _, path, source in batch])
         for (live, _, _), stream in zip(batch, streams):
             live.streams.append(stream)
@@ -215,6 +228,7 @@ def count_held(crowd: Crowd, lives: list[Live]) -> int:
 
 # -- moves -------------------------------------------------------------------------------------------
 
+
 class Mover(threading.Thread):
     """Moves in the live matches at `rate` a second (round-robin over shuffled matches), each POST's
     acknowledged versions and the time its answer arrived recorded."""
@@ -246,8 +260,9 @@ class Mover(threading.Thread):
         for token in live.tokens:
             view = conn.json("GET", f"/v1/games/{live.game_id}", headers=bearer(token))
             if view["legal_actions"]:
-                status, body = conn.request("POST", f"/v1/games/{live.game_id}/actions",
-                                            rng.choice(view["legal_actions"]), bearer(token))
+                status, body = conn.request(
+                    "POST", f"/v1/games/{live.game_id}/actions", rng.choice(view["legal_actions"]), bearer(token)
+                )
                 at = time.monotonic()
                 if status == 201:
                     after = orjson.loads(body)["version"]
@@ -288,7 +303,7 @@ def one_match(base_url: str, crowd: Crowd, spectators: int, moves: int = 20) -> 
     sources = [address(10_000 + i // CAP) for i in range(spectators)]
     opened_at = time.monotonic()
     for start in range(0, spectators, 1000):
-        live.streams += crowd.open([(f"/v1/games/{live.game_id}/stream", s) for s in sources[start:start + 1000]])
+        live.streams += crowd.open([(f"/v1/games/{live.game_id}/stream", s) for s in sources[start : start + 1000]])
     held = sum(1 for s in live.streams if s.status == 200)
     open_s = time.monotonic() - opened_at
     time.sleep(2)
@@ -301,6 +316,7 @@ def one_match(base_url: str, crowd: Crowd, spectators: int, moves: int = 20) -> 
 
 
 # -- measuring -----------------------------------------------------------------------------------------
+
 
 class Probe(threading.Thread):
     """Times GET /livez and /readyz every quarter second."""
@@ -333,8 +349,10 @@ class Probe(threading.Thread):
         self.join(10)
 
     def summary(self) -> dict:
-        return {path: {"samples": len(t), **_quantiles(t)} for path, t in self.times.items()} | \
-            {"failures": self.failures, "phases": {name: _quantiles(t) for name, t in self.by_phase.items()}}
+        return {path: {"samples": len(t), **_quantiles(t)} for path, t in self.times.items()} | {
+            "failures": self.failures,
+            "phases": {name: _quantiles(t) for name, t in self.by_phase.items()},
+        }
 
 
 def api_rss(stack: Stack) -> int:
@@ -353,8 +371,11 @@ def api_rss(stack: Stack) -> int:
 def _quantiles(values: list[float]) -> dict:
     if not values:
         return {"p50_ms": float("nan"), "p99_ms": float("nan"), "max_ms": float("nan")}
-    return {"p50_ms": 1000 * figures.percentile(values, 50), "p99_ms": 1000 * figures.percentile(values, 99),
-            "max_ms": 1000 * max(values)}
+    return {
+        "p50_ms": 1000 * figures.percentile(values, 50),
+        "p99_ms": 1000 * figures.percentile(values, 99),
+        "max_ms": 1000 * max(values),
+    }
 
 
 def _host_port(base_url: str) -> tuple[str, int]:
@@ -380,35 +401,55 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     print()
     print(f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard} (bench {elapsed_s:.0f} s)")
-    print(f"  connections held: {report['held']} of {args.connections} asked, over {args.matches} matches "
-          f"(opened in {report['open_s']:.1f} s; still held after the load: {report['held_after_load']}; "
-          f"lost: {report['lost'] or 'none'})")
-    print(f"  API memory: {report['rss_before_mib']:.0f} MiB before, {report['rss_per_connection_kib']:.1f} KiB "
-          f"per connection")
-    print(f"  moves with them open: {opened.per_second:.0f} actions/s, POST p50/p99 {p50['open']:.1f}/"
-          f"{p99['open']:.1f} ms")
-    print(f"  moves with none open: {idle.per_second:.0f} actions/s, POST p50/p99 {p50['idle']:.1f}/"
-          f"{p99['idle']:.1f} ms")
+    print(
+        f"  connections held: {report['held']} of {args.connections} asked, over {args.matches} matches "
+        f"(opened in {report['open_s']:.1f} s; still held after the load: {report['held_after_load']}; "
+        f"lost: {report['lost'] or 'none'})"
+    )
+    print(
+        f"  API memory: {report['rss_before_mib']:.0f} MiB before, {report['rss_per_connection_kib']:.1f} KiB "
+        f"per connection"
+    )
+    print(
+        f"  moves with them open: {opened.per_second:.0f} actions/s, POST p50/p99 {p50['open']:.1f}/"
+        f"{p99['open']:.1f} ms"
+    )
+    print(
+        f"  moves with none open: {idle.per_second:.0f} actions/s, POST p50/p99 {p50['idle']:.1f}/{p99['idle']:.1f} ms"
+    )
     for name, stats in report["load"].items():
         if stats.cpu is not None:
             cost = stats.cpu.per_action_ms(stats.actions)
-            print(f"  CPU per action, {name}: {sum(cost.values()):.2f} ms ("
-                  + ", ".join(f"{k} {v:.2f}" for k, v in cost.items()) + ")")
-    print(f"  throughput open/idle: {opened.per_second / max(idle.per_second, 1e-9):.2f} (target >= 0.80; per "
-          f"round {figures.spread(report['load_rounds'], '{:.2f}')}); POST p99 open/idle: "
-          f"{p99['open'] / max(p99['idle'], 1e-9):.2f} (target <= 2)")
-    print(f"  fan-out to 10 streams a match: p50 {fan['p50_ms']:.1f} ms, p99 {fan['p99_ms']:.1f} ms, max "
-          f"{fan['max_ms']:.1f} ms over {fan['samples']} deliveries, {fan['missing']} missing (target p99 <= 250 ms)")
+            print(
+                f"  CPU per action, {name}: {sum(cost.values()):.2f} ms ("
+                + ", ".join(f"{k} {v:.2f}" for k, v in cost.items())
+                + ")"
+            )
+    print(
+        f"  throughput open/idle: {opened.per_second / max(idle.per_second, 1e-9):.2f} (target >= 0.80; per "
+        f"round {figures.spread(report['load_rounds'], '{:.2f}')}); POST p99 open/idle: "
+        f"{p99['open'] / max(p99['idle'], 1e-9):.2f} (target <= 2)"
+    )
+    print(
+        f"  fan-out to 10 streams a match: p50 {fan['p50_ms']:.1f} ms, p99 {fan['p99_ms']:.1f} ms, max "
+        f"{fan['max_ms']:.1f} ms over {fan['samples']} deliveries, {fan['missing']} missing (target p99 <= 250 ms)"
+    )
     print(f"  long-polls woken: p50 {polls['p50_ms']:.1f} ms, p99 {polls['p99_ms']:.1f} ms over {polls['samples']}")
-    print(f"  one match, {one['held']} spectators (opened in {one['open_s']:.1f} s): fan-out p50 {one['p50_ms']:.0f} "
-          f"ms, p99 {one['p99_ms']:.0f} ms, max {one['max_ms']:.0f} ms over {one['samples']} deliveries, "
-          f"{one['missing']} missing (target p99 <= 1000 ms)")
+    print(
+        f"  one match, {one['held']} spectators (opened in {one['open_s']:.1f} s): fan-out p50 {one['p50_ms']:.0f} "
+        f"ms, p99 {one['p99_ms']:.0f} ms, max {one['max_ms']:.0f} ms over {one['samples']} deliveries, "
+        f"{one['missing']} missing (target p99 <= 1000 ms)"
+    )
     for path in ("/livez", "/readyz"):
         probe = probes[path]
-        print(f"  {path}: p50 {probe['p50_ms']:.1f} ms, p99 {probe['p99_ms']:.1f} ms, max {probe['max_ms']:.1f} ms "
-              f"over {probe['samples']} probes (target <= 100 ms)")
-    print(f"  probe failures: {probes['failures']}; by phase (both probes): " + "; ".join(
-        f"{name} p99 {q['p99_ms']:.1f} max {q['max_ms']:.1f} ms" for name, q in probes["phases"].items()))
+        print(
+            f"  {path}: p50 {probe['p50_ms']:.1f} ms, p99 {probe['p99_ms']:.1f} ms, max {probe['max_ms']:.1f} ms "
+            f"over {probe['samples']} probes (target <= 100 ms)"
+        )
+    print(
+        f"  probe failures: {probes['failures']}; by phase (both probes): "
+        + "; ".join(f"{name} p99 {q['p99_ms']:.1f} max {q['max_ms']:.1f} ms" for name, q in probes["phases"].items())
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ It prints events per match and per deal (from `dealt` to `round_scored`, from th
 Redis memory per finished match: the sum of MEMORY USAGE over the game's keys `talon:{g:<id>}:*`.
 Bounded: no new match starts after `--budget` seconds, and each match must end within 60 s.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,9 +24,12 @@ MATCH_TIMEOUT_S = 60.0
 
 def create(client: figures.Client, variant: str, seed: int) -> str:
     seats = [{"kind": "bot", "level": "basic"}] * KINDS[variant]
-    response = client.http.post(client.url("/v1/games"), headers=figures.bearer(client.stack.operator_token),
-                                json={"game": "sixty-six", "options": {"variant": variant}, "seats": seats,
-                                      "seed": seed}, timeout=10)
+    response = client.http.post(
+        client.url("/v1/games"),
+        headers=figures.bearer(client.stack.operator_token),
+        json={"game": "sixty-six", "options": {"variant": variant}, "seats": seats, "seed": seed},
+        timeout=10,
+    )
     response.raise_for_status()
     return response.json()["game_id"]
 
@@ -54,8 +58,13 @@ def measure(stack: Stack, variant: str, matches: int, budget_end: float) -> dict
             per_deal += sizes
             deals.append(len(sizes))
     memory = figures.memory(stack, game_ids)
-    return {"matches": len(game_ids), "events_per_match": per_match, "events_per_deal": per_deal,
-            "deals_per_match": deals, "bytes_per_match": memory.per_match}
+    return {
+        "matches": len(game_ids),
+        "events_per_match": per_match,
+        "events_per_deal": per_deal,
+        "deals_per_match": deals,
+        "bytes_per_match": memory.per_match,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -8,6 +8,7 @@ order reversed every other round (bench/load.py `interleave`), as bench/__main__
 service and the bare endpoints.
 Prints the throughput of each, the ratio per round and in all, and the CPU one action cost in each.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -23,8 +24,9 @@ from bench.stack import Stack
 def run(base: str, clients: int, rounds: int, seconds: float) -> None:
     with tempfile.TemporaryDirectory(prefix="talon-versus-") as tmp:
         worktree = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=processes.REPO,
-                       check=True)
+        subprocess.run(
+            ["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=processes.REPO, check=True
+        )
         try:
             _compare({"base": _stack_in(worktree), "this": _stack_in(processes.REPO)}, clients, rounds, seconds)
         finally:
@@ -45,18 +47,23 @@ def _stack_in(repo: Path) -> Stack:
 def _compare(stacks: dict[str, Stack], clients: int, rounds: int, seconds: float) -> None:
     try:
         targets = [load.Target.of(stack, label=name) for name, stack in stacks.items()]
-        load.interleave(targets, clients, 2, 1, measure=False)   # warm: first requests import and fill caches
+        load.interleave(targets, clients, 2, 1, measure=False)  # warm: first requests import and fill caches
         runs = dict(zip(stacks, load.interleave(targets, clients, seconds, rounds)))
         totals = {name: run.total for name, run in runs.items()}
-        per_round = [this.per_second / max(base.per_second, 1e-9)
-                     for this, base in zip(runs["this"].slices, runs["base"].slices)]
+        per_round = [
+            this.per_second / max(base.per_second, 1e-9) for this, base in zip(runs["this"].slices, runs["base"].slices)
+        ]
         for name, total in totals.items():
             cost = total.cpu.per_action_ms(total.actions)
             p50, p99 = (1000 * figures.percentile(total.post_s, p) for p in (50, 99))
-            print(f"{name}: {total.per_second:.0f} actions/s; CPU per action {sum(cost.values()):.2f} ms "
-                  f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 {p50:.1f}/{p99:.1f} ms")
-        print(f"throughput, this / base: {totals['this'].per_second / totals['base'].per_second:.3f}; "
-              f"per round {figures.spread(per_round, '{:.2f}')}")
+            print(
+                f"{name}: {total.per_second:.0f} actions/s; CPU per action {sum(cost.values()):.2f} ms "
+                f"({', '.join(f'{k} {v:.2f}' for k, v in cost.items())}); POST p50/p99 {p50:.1f}/{p99:.1f} ms"
+            )
+        print(
+            f"throughput, this / base: {totals['this'].per_second / totals['base'].per_second:.3f}; "
+            f"per round {figures.spread(per_round, '{:.2f}')}"
+        )
     finally:
         for stack in stacks.values():
             stack.__exit__(None, None, None)

@@ -4,6 +4,7 @@ gevent workers: every connection is a greenlet on one event loop per process, so
 a waiting long-poll or a client that sends its request slowly holds no OS thread (docs/ARCHITECTURE.md,
 "Serving connections"). The application code is plain blocking Flask; gevent's monkey-patching, which
 the worker applies before it loads the app, makes its socket and Redis waits cooperative."""
+
 import gc
 import logging
 import os
@@ -42,12 +43,20 @@ logconfig_dict = {
     "disable_existing_loggers": False,
     "root": {"level": loglevel.upper(), "handlers": []},
     "loggers": {
-        "gunicorn.error": {"level": loglevel.upper(), "handlers": ["stderr"], "propagate": False,
-                           "qualname": "gunicorn.error"},
+        "gunicorn.error": {
+            "level": loglevel.upper(),
+            "handlers": ["stderr"],
+            "propagate": False,
+            "qualname": "gunicorn.error",
+        },
         # gunicorn logs every request here once a logconfig_dict is given; the app logs its own request
         # lines already, so only GUNICORN_ACCESSLOG turns these on (a formatted line per request costs).
-        "gunicorn.access": {"level": "INFO" if accesslog else "WARNING", "handlers": ["stderr"], "propagate": False,
-                            "qualname": "gunicorn.access"},
+        "gunicorn.access": {
+            "level": "INFO" if accesslog else "WARNING",
+            "handlers": ["stderr"],
+            "propagate": False,
+            "qualname": "gunicorn.access",
+        },
     },
     "handlers": {"stderr": {"class": "logging.StreamHandler", "formatter": "talon", "stream": "ext://sys.stderr"}},
     "formatters": {"talon": {"()": _formatter}},
@@ -84,6 +93,7 @@ def post_worker_init(worker):
     import gevent
 
     from service import shutdown
+
     stop = worker.handle_exit
 
     def handle_exit(sig, frame):
@@ -114,4 +124,5 @@ def on_starting(server):
 def child_exit(server, worker):
     if _settings.metrics_dir:
         from prometheus_client import multiprocess
+
         multiprocess.mark_process_dead(worker.pid)

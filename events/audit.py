@@ -17,6 +17,7 @@ before play) and the replay through the rules engines (app/audit.py) catch a rew
 
 Pure: works on RawEntry lists, so an export (JSON Lines) is checked exactly like a live stream.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -38,8 +39,9 @@ class FindingDict(TypedDict):
 @dataclass(frozen=True)
 class Finding:
     """One thing wrong with a game's log, at an event version (None: the log as a whole)."""
+
     version: int | None
-    check: str      # "chain" | "commitment" | "replay" | "conservation"
+    check: str  # "chain" | "commitment" | "replay" | "conservation"
     detail: str
 
     def to_dict(self) -> FindingDict:
@@ -58,8 +60,9 @@ class ChainReport:
         return not self.findings
 
 
-def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str] | None,
-                 max_findings: int = 50) -> ChainReport:
+def verify_chain(
+    game_id: str, entries: Iterable[RawEntry], head: tuple[int, str] | None, max_findings: int = 50
+) -> ChainReport:
     """Checks every entry's hash and link, the contiguous versions, and the recorded head."""
     report = ChainReport()
     entries = list(entries)
@@ -75,8 +78,11 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
         v = entry.version
         gap = v != expected_version
         if gap:
-            missing = (f"event {expected_version} is missing" if v == expected_version + 1
-                       else f"events {expected_version} to {v - 1} are missing")
+            missing = (
+                f"event {expected_version} is missing"
+                if v == expected_version + 1
+                else f"events {expected_version} to {v - 1} are missing"
+            )
             found(expected_version, f"{missing}: event {expected_version - 1} is followed by event {v}")
         if not entry.hash:
             found(v, f"event {v} carries no hash field (h): it was not written by the event store")
@@ -91,8 +97,11 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
                 elif gap and entry.prev_hash is None:
                     found(v, _unlinked(v, None, expected_prev))
                 else:
-                    found(v, f"event {v}'s content does not match its hash: the stored event was edited "
-                             f"after it was written")
+                    found(
+                        v,
+                        f"event {v}'s content does not match its hash: the stored event was edited "
+                        f"after it was written",
+                    )
         expected_prev = entry.hash or ""
         expected_version = v + 1
         report.head_version, report.head_hash = v, entry.hash
@@ -101,20 +110,27 @@ def verify_chain(game_id: str, entries: Iterable[RawEntry], head: tuple[int, str
             found(None, "no chain head is recorded for this game (its head key was deleted)")
     elif (head[0], head[1]) != (report.head_version, report.head_hash):
         if head[0] > report.head_version:
-            found(report.head_version + 1,
-                  f"the chain head records event {head[0]}, but the log ends at event "
-                  f"{report.head_version}: the newest events were deleted")
+            found(
+                report.head_version + 1,
+                f"the chain head records event {head[0]}, but the log ends at event "
+                f"{report.head_version}: the newest events were deleted",
+            )
         else:
-            found(head[0], f"the chain head records event {head[0]} with hash {head[1][:12]}..., "
-                           f"but the log's event {report.head_version} hashes to "
-                           f"{(report.head_hash or '')[:12]}...")
+            found(
+                head[0],
+                f"the chain head records event {head[0]} with hash {head[1][:12]}..., "
+                f"but the log's event {report.head_version} hashes to "
+                f"{(report.head_hash or '')[:12]}...",
+            )
     return report
 
 
 def _unlinked(v: int, stored_prev: str | None, expected_prev: str) -> str:
     recorded = f"its previous-hash is {stored_prev[:12]}..., but " if stored_prev else ""
-    return (f"event {v} does not link to the event before it: {recorded}event {v - 1} hashes to "
-            f"{expected_prev[:12]}... (an event before it was deleted, inserted, moved or rewritten)")
+    return (
+        f"event {v} does not link to the event before it: {recorded}event {v - 1} hashes to "
+        f"{expected_prev[:12]}... (an event before it was deleted, inserted, moved or rewritten)"
+    )
 
 
 def _moved_from(entry: RawEntry, at_version: dict[int, RawEntry], game_id: str) -> int | None:

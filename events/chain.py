@@ -1,5 +1,6 @@
 """The two hashes of the chain (events/audit.py says what it is for): the one before version 1, and each
 entry's. The APPEND script (events/scripts.py) computes the same in Lua."""
+
 from __future__ import annotations
 
 import hashlib

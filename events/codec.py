@@ -21,6 +21,7 @@ upcasters are chained from the stored schema to the newest one; a (type, schema)
 read as it is (the identity default). New events are written with the newest schema of their type
 (1 + the highest registered step), so the code that produces an event must produce the newest shape.
 """
+
 from __future__ import annotations
 
 import base64
@@ -28,8 +29,8 @@ import time
 import zlib
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
-from functools import lru_cache
+from datetime import UTC, datetime
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -52,8 +53,7 @@ class StoredEvent:
     prev_hash: str | None = field(default=None, compare=False)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"version": self.version, "type": self.type, "at": self.at,
-                "actor": self.actor, "data": self.data}
+        return {"version": self.version, "type": self.type, "at": self.at, "actor": self.actor, "data": self.data}
 
 
 def utc_now_iso() -> str:
@@ -89,8 +89,8 @@ def normalize_at(at: str) -> tuple[str, int]:
     """
     moment = datetime.fromisoformat(at)
     if moment.tzinfo is None:
-        moment = moment.replace(tzinfo=timezone.utc)
-    moment = moment.astimezone(timezone.utc)
+        moment = moment.replace(tzinfo=UTC)
+    moment = moment.astimezone(UTC)
     iso = moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")
     return iso, int(moment.timestamp() * 1000)
 
@@ -116,19 +116,23 @@ _ID_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"  # a dictionary's number is 
 
 
 # zlib's compressor and decompressor types have no name at run time: these are typeshed's, for mypy only.
-@lru_cache(maxsize=None)
-def _primed(dictionary: int) -> tuple["zlib._Compress", "zlib._Decompress"]:
+@cache
+def _primed(dictionary: int) -> tuple[zlib._Compress, zlib._Decompress]:
     """A compressor and a decompressor that have read the dictionary; each use works on a copy,
     which is far cheaper than reading the dictionary again."""
     zdict = (_ZDICT_DIR / f"{dictionary}.bin").read_bytes()
-    return (zlib.compressobj(9, zlib.DEFLATED, _WBITS, 4, zlib.Z_DEFAULT_STRATEGY, zdict),
-            zlib.decompressobj(_WBITS, zdict))
+    return (
+        zlib.compressobj(9, zlib.DEFLATED, _WBITS, 4, zlib.Z_DEFAULT_STRATEGY, zdict),
+        zlib.decompressobj(_WBITS, zdict),
+    )
 
 
 def pack(plain: bytes, dictionary: int = NEWEST_DICTIONARY) -> bytes:
     """The stored form of an event's JSON: packed, unless that is not shorter."""
     compressor = _primed(dictionary)[0].copy()
-    packed = f"{PACKED}{_ID_DIGITS[dictionary]}".encode() + base64.b64encode(compressor.compress(plain) + compressor.flush())
+    packed = f"{PACKED}{_ID_DIGITS[dictionary]}".encode() + base64.b64encode(
+        compressor.compress(plain) + compressor.flush()
+    )
     return packed if len(packed) < len(plain) else plain
 
 
@@ -161,16 +165,25 @@ class Codec:
 
     def encode(self, event: Mapping[str, Any], at: str) -> bytes:
         check_event(event)
-        plain = orjson.dumps({"s": self.schema(event["type"]), "t": event["type"],
-                              "a": event.get("actor"), "d": event.get("data", {}), "at": at})
+        plain = orjson.dumps(
+            {
+                "s": self.schema(event["type"]),
+                "t": event["type"],
+                "a": event.get("actor"),
+                "d": event.get("data", {}),
+                "at": at,
+            }
+        )
         return plain if self.dictionary is None else pack(plain, self.dictionary)
 
-    def decode(self, version: int, payload: bytes | str, hash: str | None = None,
-               prev_hash: str | None = None) -> StoredEvent:
+    def decode(
+        self, version: int, payload: bytes | str, hash: str | None = None, prev_hash: str | None = None
+    ) -> StoredEvent:
         raw = orjson.loads(unpack(payload))
         event = self._upcast({"type": raw["t"], "actor": raw["a"], "data": raw["d"]}, raw["s"])
-        return StoredEvent(version, event["type"], event["actor"], event["data"], raw["at"],
-                           hash=hash, prev_hash=prev_hash)
+        return StoredEvent(
+            version, event["type"], event["actor"], event["data"], raw["at"], hash=hash, prev_hash=prev_hash
+        )
 
     def _upcast(self, event: dict[str, Any], schema: int) -> dict[str, Any]:
         # Steps are keyed by the type as written, so an upcaster may also rename the type.

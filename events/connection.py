@@ -9,6 +9,7 @@ Accepted forms:
 
 A Cluster has no databases, so a path (`/0`) is refused there rather than silently ignored.
 """
+
 from __future__ import annotations
 
 from typing import Any
@@ -51,7 +52,7 @@ def connect(url: str, pool_size: int | None = None, **options: Any) -> redis.Red
 
 
 def _cluster_nodes(url: str) -> tuple[list[ClusterNode], str | None, str | None]:
-    body = url[len(CLUSTER_SCHEME):] if url.startswith(CLUSTER_SCHEME) else url
+    body = url[len(CLUSTER_SCHEME) :] if url.startswith(CLUSTER_SCHEME) else url
     nodes, password, username = [], None, None
     for part in body.split(","):
         part = part.strip()

@@ -15,6 +15,7 @@ writes what they promised again from the stored entries. The same entry may then
 or an intent whose append lost its race may re-add another writer's entries: readers deduplicate the
 feed on (game, version) (`unique`), so writing twice is harmless and losing is not possible.
 """
+
 from __future__ import annotations
 
 import secrets
@@ -47,7 +48,7 @@ class Intent:
     member: str
 
     @classmethod
-    def parse(cls, member: bytes | str) -> "Intent":
+    def parse(cls, member: bytes | str) -> Intent:
         text = member.decode() if isinstance(member, bytes) else member
         game_id, expected, count, _token = text.split(":")
         return cls(game_id, int(expected), int(count), text)
@@ -73,8 +74,13 @@ class CrossSlotWrites:
     """Writes and repairs the cross-slot part of appends for one event store: its client, its key
     names, and how to read back a game's raw entries and meta (for a repair)."""
 
-    def __init__(self, client: redis.Redis | RedisCluster, keys: Keys, raw_entries: Callable[..., list[RawEntry]],
-                 meta: Callable[[str], dict[str, str]]) -> None:
+    def __init__(
+        self,
+        client: redis.Redis | RedisCluster,
+        keys: Keys,
+        raw_entries: Callable[..., list[RawEntry]],
+        meta: Callable[[str], dict[str, str]],
+    ) -> None:
         self.client, self.keys = client, keys
         self.raw_entries, self.meta = raw_entries, meta
         self.pending_key = keys.pending
@@ -84,8 +90,13 @@ class CrossSlotWrites:
         self.client.zadd(self.pending_key, {member: int(time.time() * 1000)})
         return Intent(game_id, expected, count, member)
 
-    def complete(self, intent: Intent, types: Sequence[str] = (), lobby_status: str | None = None,
-                 created_ms: int | str | None = None) -> None:
+    def complete(
+        self,
+        intent: Intent,
+        types: Sequence[str] = (),
+        lobby_status: str | None = None,
+        created_ms: int | str | None = None,
+    ) -> None:
         """Lobby first, then the feed and the intent's removal together: an intent stays until all is done."""
         if lobby_status is not None and created_ms is not None:
             # The status as stored now, not as this append left it: when two appends of one game both
@@ -96,8 +107,12 @@ class CrossSlotWrites:
             self._lobby(intent.game_id, lobby_status, created_ms)
         pipe = self.client.pipeline(transaction=True)
         for offset, event_type in enumerate(types, start=1):
-            pipe.xadd(self.keys.feed, {"g": intent.game_id, "v": intent.expected + offset, "t": event_type},
-                      maxlen=FEED_MAXLEN, approximate=True)
+            pipe.xadd(
+                self.keys.feed,
+                {"g": intent.game_id, "v": intent.expected + offset, "t": event_type},
+                maxlen=FEED_MAXLEN,
+                approximate=True,
+            )
         pipe.zrem(self.pending_key, intent.member)
         pipe.execute()
 
@@ -120,8 +135,10 @@ class CrossSlotWrites:
         """Completes intents older than `grace_s` from what is stored; returns how many."""
         now_ms = int(time.time() * 1000) if now_ms is None else now_ms
         # redis-py gives one type to the answers with and without scores: without `withscores`, members only.
-        members = cast(list[bytes | str], self.client.zrangebyscore(self.pending_key, "-inf",
-                                                                   now_ms - int(grace_s * 1000), start=0, num=limit))
+        members = cast(
+            list[bytes | str],
+            self.client.zrangebyscore(self.pending_key, "-inf", now_ms - int(grace_s * 1000), start=0, num=limit),
+        )
         for member in members:
             self._repair_one(Intent.parse(member))
         return len(members)

@@ -3,6 +3,7 @@
 Keys of one game share the hash tag `{g:<id>}`, so a game lives in one Redis Cluster slot; the feed,
 the lobby sets and the cross-slot writes' pending set live outside it.
 """
+
 from __future__ import annotations
 
 import re

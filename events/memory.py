@@ -13,6 +13,7 @@ check is not promised here. Not kept: Redis Cluster's cross-slot writes (everyth
 here), blocking waits, compaction (memory only). Time comes from `clock` (seconds since the
 epoch, time.time by default), so a test can move it: `at`, the idempotency records' 24 h and throttles.
 """
+
 from __future__ import annotations
 
 import threading
@@ -28,9 +29,24 @@ from events.codec import Codec, StoredEvent, format_at, normalize_at
 from events.crossslot import unique
 from events.keys import LOBBY_STATUSES, Keys, check_game_id
 from events.store import (
-    _HEX_HASH, _STREAM_ID, IDEMPOTENCY_TTL_S, AppendResult, FeedEntry, GameExists, IdempotencyMismatch,
-    IdempotentRecord, Loaded, RawEntry, Snapshot, Throttle, Throttled, VersionConflict, _check_idempotency_key,
-    _fingerprint, _meta_args, _notify,
+    _HEX_HASH,
+    _STREAM_ID,
+    IDEMPOTENCY_TTL_S,
+    AppendResult,
+    FeedEntry,
+    GameExists,
+    IdempotencyMismatch,
+    IdempotentRecord,
+    Loaded,
+    RawEntry,
+    Snapshot,
+    Throttle,
+    Throttled,
+    VersionConflict,
+    _check_idempotency_key,
+    _fingerprint,
+    _meta_args,
+    _notify,
 )
 
 
@@ -44,11 +60,11 @@ class _Record:
 
 @dataclass
 class _Game:
-    entries: list[RawEntry] = field(default_factory=list)   # versions 1.. in order, `hash` in hex
+    entries: list[RawEntry] = field(default_factory=list)  # versions 1.. in order, `hash` in hex
     meta: dict[str, str] = field(default_factory=dict)
-    snapshot: tuple[int, str, bytes] | None = None           # version, engine version, state as JSON
+    snapshot: tuple[int, str, bytes] | None = None  # version, engine version, state as JSON
     records: dict[str, _Record] = field(default_factory=dict)  # idempotency key -> record
-    throttles: dict[str, int] = field(default_factory=dict)    # throttle name -> theoretical arrival (µs)
+    throttles: dict[str, int] = field(default_factory=dict)  # throttle name -> theoretical arrival (µs)
 
     @property
     def version(self) -> int:
@@ -62,20 +78,28 @@ class InMemoryEventStore:
         self._games: dict[str, _Game] = {}
         self._lobby: dict[str, dict[str, int]] = {status: {} for status in LOBBY_STATUSES}
         self._feed: list[tuple[tuple[int, int], FeedEntry]] = []
-        self._lock = threading.Lock()   # one append at a time, as Redis runs one script at a time
+        self._lock = threading.Lock()  # one append at a time, as Redis runs one script at a time
 
     # Writing.
 
-    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], expected_version: int, *,
-               idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, at: str | None = None,
-               snapshot: tuple[str, Mapping[str, Any]] | None = None, throttle: Throttle | None = None) -> AppendResult:
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[Mapping[str, Any]],
+        expected_version: int,
+        *,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        meta: Mapping[str, str] | None = None,
+        at: str | None = None,
+        snapshot: tuple[str, Mapping[str, Any]] | None = None,
+        throttle: Throttle | None = None,
+    ) -> AppendResult:
         """events.store.EventStore.append: the same arguments, checks, results and refusals."""
         check_game_id(game_id)
         if not events:
             raise ValueError("nothing to append")
-        if isinstance(expected_version, bool) or not isinstance(expected_version, int) \
-                or expected_version < 0:
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at) if at is not None else self._now_at()
         encoded = [self.codec.encode(event, at).decode() for event in events]  # validates each event
@@ -86,19 +110,43 @@ class InMemoryEventStore:
         state = orjson.dumps(snapshot[1]) if snapshot is not None else None  # stored as data, not shared
         try:
             with self._lock:
-                result = self._append(game_id, events, encoded, expected_version, idempotency_key,
-                                      fingerprint or "", dict(zip(meta_args[0::2], meta_args[1::2])),
-                                      lobby_target, at, at_ms, snapshot[0] if snapshot else None, state, throttle)
+                result = self._append(
+                    game_id,
+                    events,
+                    encoded,
+                    expected_version,
+                    idempotency_key,
+                    fingerprint or "",
+                    dict(zip(meta_args[0::2], meta_args[1::2])),
+                    lobby_target,
+                    at,
+                    at_ms,
+                    snapshot[0] if snapshot else None,
+                    state,
+                    throttle,
+                )
         except (VersionConflict, IdempotencyMismatch, Throttled) as refused:
             _notify(game_id, events, None, refused)
             raise
         _notify(game_id, events, result, None)
         return result
 
-    def _append(self, game_id: str, events: Sequence[Mapping[str, Any]], encoded: list[str], expected: int,
-                idempotency_key: str | None, fingerprint: str, meta: dict[str, str], lobby_target: int,
-                at: str, at_ms: int, engine: str | None, state: bytes | None,
-                throttle: Throttle | None) -> AppendResult:
+    def _append(
+        self,
+        game_id: str,
+        events: Sequence[Mapping[str, Any]],
+        encoded: list[str],
+        expected: int,
+        idempotency_key: str | None,
+        fingerprint: str,
+        meta: dict[str, str],
+        lobby_target: int,
+        at: str,
+        at_ms: int,
+        engine: str | None,
+        state: bytes | None,
+        throttle: Throttle | None,
+    ) -> AppendResult:
         game = self._games.setdefault(game_id, _Game())
         now_s = self.clock()
         # 1. A retry is answered from its record, before the version check.
@@ -167,8 +215,11 @@ class InMemoryEventStore:
         if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
             raise ValueError("an import needs entries with versions increasing from 1 or more")
         for entry in entries:
-            if not isinstance(entry.payload, str) or not isinstance(entry.hash, str) \
-                    or not _HEX_HASH.fullmatch(entry.hash):
+            if (
+                not isinstance(entry.payload, str)
+                or not isinstance(entry.hash, str)
+                or not _HEX_HASH.fullmatch(entry.hash)
+            ):
                 raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
         meta_args, lobby_target = _meta_args(meta)
         with self._lock:
@@ -223,14 +274,14 @@ class InMemoryEventStore:
             if head == (version, digest):
                 return Loaded(None, [], known=True, head=_head(head))
             if any(e.version == version and e.hash == digest for e in entries):
-                return Loaded(None, self._decode(e for e in entries if e.version > version), known=True,
-                              head=_head(head))
+                return Loaded(
+                    None, self._decode(e for e in entries if e.version > version), known=True, head=_head(head)
+                )
         snapshot = None
         if game.snapshot is not None and game.snapshot[1] == engine_version:
             snapshot = Snapshot(game.snapshot[0], engine_version, orjson.loads(game.snapshot[2]))
         after = snapshot.version if snapshot is not None else 0
-        return Loaded(snapshot, self._decode(e for e in entries if e.version > after), known=False,
-                      head=_head(head))
+        return Loaded(snapshot, self._decode(e for e in entries if e.version > after), known=False, head=_head(head))
 
     def meta(self, game_id: str) -> dict[str, str]:
         return dict(self._game(game_id).meta)
@@ -257,7 +308,7 @@ class InMemoryEventStore:
         if offset < 0 or limit < 1:
             raise ValueError("offset must be >= 0 and limit >= 1")
         rows = self._lobby_rows(status)
-        return [game_id for game_id, _ in rows[offset:offset + limit]], len(rows)
+        return [game_id for game_id, _ in rows[offset : offset + limit]], len(rows)
 
     def lobby_after(self, status: str, after: tuple[int, str] | None, count: int) -> list[tuple[str, int]]:
         rows = self._lobby_rows(status)

@@ -12,12 +12,14 @@ of decoding the snapshot and folding the round so far on every request. Events a
 API's fan-out hub) are folded on too (`extend`), once the store has checked that they chain onto the
 held entry. States are immutable, so one state may serve several threads.
 """
+
 from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Generic, Mapping, Protocol, Sequence, TypeVar, cast
+from typing import Any, Generic, Protocol, TypeVar, cast
 
 from events.codec import StoredEvent
 from events.store import AppendResult, Loaded, Throttle
@@ -33,27 +35,36 @@ class AggregateStore(Protocol):
     """What a repository needs from an event store (events.store.EventStore on Redis,
     events.memory.InMemoryEventStore in memory; app/ports.py EventStore extends it)."""
 
-    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded:
-        ...
+    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded: ...
 
-    def append(self, game_id: str, events: Sequence[Mapping[str, Any]], expected_version: int, *,
-               idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, snapshot: tuple[str, Mapping[str, Any]] | None = None,
-               throttle: Throttle | None = None) -> AppendResult:
-        ...
-S = TypeVar("S")                                # the aggregate's state
-E = TypeVar("E", bound=Mapping[str, Any])       # its events as the fold takes them: {"type", "actor", "data"}
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[Mapping[str, Any]],
+        expected_version: int,
+        *,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        meta: Mapping[str, str] | None = None,
+        snapshot: tuple[str, Mapping[str, Any]] | None = None,
+        throttle: Throttle | None = None,
+    ) -> AppendResult: ...
+
+
+S = TypeVar("S")  # the aggregate's state
+E = TypeVar("E", bound=Mapping[str, Any])  # its events as the fold takes them: {"type", "actor", "data"}
 
 
 @dataclass(frozen=True)
 class Folding(Generic[S, E]):
     """How to rebuild one kind of aggregate from its events."""
-    evolve: Callable[[S | None, E], S]              # (state or None, event dict) -> state
-    dump: Callable[[S], dict[str, Any]]             # state -> JSON-able dict (snapshots)
-    load: Callable[[dict[str, Any]], S]             # dict -> state
-    version_of: Callable[[S], int]                  # the state's last folded version
-    is_snapshot_point: Callable[[E], bool]          # take a snapshot after this event?
-    engine_version: str                             # snapshots from other code versions are ignored
+
+    evolve: Callable[[S | None, E], S]  # (state or None, event dict) -> state
+    dump: Callable[[S], dict[str, Any]]  # state -> JSON-able dict (snapshots)
+    load: Callable[[dict[str, Any]], S]  # dict -> state
+    version_of: Callable[[S], int]  # the state's last folded version
+    is_snapshot_point: Callable[[E], bool]  # take a snapshot after this event?
+    engine_version: str  # snapshots from other code versions are ignored
 
 
 @dataclass(frozen=True)
@@ -128,8 +139,13 @@ class Repository(Generic[S, E]):
         store checked it (None: unchecked, and nothing is folded). Later loads and long-polls then start
         from the new state without a round trip."""
         held = self._recent.get(aggregate_id)
-        if held is None or not events or after_hash is None or held.hash != after_hash \
-                or events[0].version != held.version + 1:
+        if (
+            held is None
+            or not events
+            or after_hash is None
+            or held.hash != after_hash
+            or events[0].version != held.version + 1
+        ):
             return
         state = self.fold(held.state, events)
         self._remember(aggregate_id, state, events[-1].hash)
@@ -145,10 +161,17 @@ class Repository(Generic[S, E]):
         # knows their record type.
         return cast(E, _as_event(stored))
 
-    def save(self, aggregate_id: str, state: S | None, new_events: Sequence[E], *,
-             idempotency_key: str | None = None, fingerprint: str | None = None,
-             meta: Mapping[str, str] | Callable[[S], Mapping[str, str] | None] | None = None,
-             throttle: Throttle | None = None) -> tuple[S, AppendResult]:
+    def save(
+        self,
+        aggregate_id: str,
+        state: S | None,
+        new_events: Sequence[E],
+        *,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        meta: Mapping[str, str] | Callable[[S], Mapping[str, str] | None] | None = None,
+        throttle: Throttle | None = None,
+    ) -> tuple[S, AppendResult]:
         """Append events decided on `state`; returns the state after them. Raises VersionConflict.
 
         `meta` (fields of the aggregate's meta hash, written in the same append) may be a function of
@@ -163,9 +186,16 @@ class Repository(Generic[S, E]):
             snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
         fields = meta(after) if callable(meta) else meta
         snapshot = (self.folding.engine_version, self.folding.dump(after)) if snapshot_due else None
-        result = self.store.append(aggregate_id, new_events, expected,
-                                   idempotency_key=idempotency_key, fingerprint=fingerprint, meta=fields,
-                                   snapshot=snapshot, throttle=throttle)
+        result = self.store.append(
+            aggregate_id,
+            new_events,
+            expected,
+            idempotency_key=idempotency_key,
+            fingerprint=fingerprint,
+            meta=fields,
+            snapshot=snapshot,
+            throttle=throttle,
+        )
         if result.replayed:
             return self.get(aggregate_id), result
         self._remember(aggregate_id, after, result.head_hash)

@@ -50,7 +50,9 @@ local function hex_to_bytes(hex)
 end
 """
 
-APPEND = HEX_TO_BYTES + """
+APPEND = (
+    HEX_TO_BYTES
+    + """
 local events_key, meta_key, head_key, snap_key = KEYS[1], KEYS[2], KEYS[3], KEYS[4]
 local expected = tonumber(ARGV[1])
 local game_id, at, at_ms, fingerprint = ARGV[2], ARGV[3], ARGV[4], ARGV[5]
@@ -147,6 +149,7 @@ if idem_key then
 end
 return {'ok', first, last, prev_hash, created_ms}
 """
+)
 
 # Reads what a request needs to rebuild a game, in one round trip.
 #
@@ -158,7 +161,9 @@ return {'ok', first, last, prev_hash, created_ms}
 # or, when the entry at ARGV[2] still has the hash ARGV[3], {ARGV[2], "known", entries after it, chain
 # head}: the chain makes that hash stand for the whole history up to it, so the caller's state is that
 # history's fold, and neither the snapshot nor the older entries need to travel.
-LOAD = HEX_TO_BYTES + """
+LOAD = (
+    HEX_TO_BYTES
+    + """
 local head = redis.call('GET', KEYS[3])
 if ARGV[2] then
   local known = tonumber(ARGV[2])
@@ -181,6 +186,7 @@ if snap[1] and snap[2] == ARGV[1] then
 end
 return {after, state, redis.call('XRANGE', KEYS[2], string.format('%d-0', after + 1), '+'), head}
 """
+)
 
 # Keeps the newest snapshot of a game: an older one never replaces a newer one, whatever the order in
 # which concurrent writers arrive. A snapshot of the same version replaces it (e.g. a new engine).
@@ -228,7 +234,9 @@ return 1
 # then n triples (version, e, h in hex), then the meta field/value pairs.
 #
 # Returns {"imported", n} | {"exists", current version}.
-IMPORT = HEX_TO_BYTES + """
+IMPORT = (
+    HEX_TO_BYTES
+    + """
 local head = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
 if head[1] then return {'exists', tonumber(string.match(head[1][1], '^(%d+)'))} end
 local game_id, lobby_target, n = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3])
@@ -249,3 +257,4 @@ if lobby_target > 0 then
 end
 return {'imported', n}
 """
+)

@@ -20,6 +20,7 @@ script; on Redis Cluster (CROSSSLOT) the store writes them after the commit (eve
 readers of the feed deduplicate it on (game, version).
 The store needs a client that returns bytes (no `decode_responses`): the hashes and snapshots are binary.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -37,11 +38,11 @@ from redis.cluster import RedisCluster
 from redis.typing import KeyT, StreamIdT
 
 from events import scripts
+from events.chain import entry_hash
+from events.codec import Codec, StoredEvent, normalize_at, now_at
 from events.connection import is_cluster
 from events.crossslot import CrossSlotWrites, unique
 from events.keys import LOBBY_STATUSES, Keys
-from events.chain import entry_hash
-from events.codec import Codec, StoredEvent, normalize_at, now_at
 
 log = logging.getLogger("talon.events")
 
@@ -76,6 +77,7 @@ class AppendResult:
 class Throttle:
     """A writer's rate: at most `count` appends in `seconds`, bursts included (GCRA), under the key part
     `name` (e.g. a seat: "seat:2"), which lives in the game's slot."""
+
     name: str
     count: int
     seconds: float
@@ -93,10 +95,11 @@ class Throttle:
 @dataclass(frozen=True)
 class RawEntry:
     """One stream entry exactly as stored: what the hash chain covers, and what an export carries."""
+
     version: int
-    payload: str   # the encoded event (field `e`)
+    payload: str  # the encoded event (field `e`)
     prev_hash: str | None  # only in entries written before the chain was compacted (field `p`)
-    hash: str | None       # hex
+    hash: str | None  # hex
 
     def to_dict(self) -> dict[str, Any]:
         entry: dict[str, Any] = {"v": self.version, "e": self.payload, "h": self.hash}
@@ -114,6 +117,7 @@ class Snapshot:
 class Loaded:
     """What `EventStore.load_since` read: a snapshot (unless the caller's state is `known`), the events
     after it, and the chain head: (version, hash) of the newest entry (None: a stream without one)."""
+
     snapshot: Snapshot | None
     events: list[StoredEvent]
     known: bool
@@ -211,14 +215,22 @@ def _unpack_state(stored: bytes) -> dict[str, Any]:
 
 
 class EventStore:
-    def __init__(self, client: redis.Redis | RedisCluster, prefix: str = "talon", codec: Codec | None = None,
-                 split_cross_slot: bool | None = None, max_block_s: float = MAX_WAIT_SLICE_S):
+    def __init__(
+        self,
+        client: redis.Redis | RedisCluster,
+        prefix: str = "talon",
+        codec: Codec | None = None,
+        split_cross_slot: bool | None = None,
+        max_block_s: float = MAX_WAIT_SLICE_S,
+    ):
         """`split_cross_slot`: write the feed and lobby after the commit instead of inside it; by
         default only on a Redis Cluster client, where nothing else can work. `max_block_s`: the longest
         single XREAD BLOCK of `wait` (it also stays under the client's socket timeout)."""
         if getattr(client, "get_encoder", None) and client.get_encoder().decode_responses:
-            raise ValueError("the event store needs a Redis client without decode_responses: "
-                             "hashes and snapshots are stored as bytes")
+            raise ValueError(
+                "the event store needs a Redis client without decode_responses: "
+                "hashes and snapshots are stored as bytes"
+            )
         self.client = client
         self.prefix = prefix
         self.keys = Keys(prefix)
@@ -249,10 +261,19 @@ class EventStore:
 
     # Writing.
 
-    def append(self, game_id: str, events: Sequence[NewEvent], expected_version: int, *,
-               idempotency_key: str | None = None, fingerprint: str | None = None,
-               meta: Mapping[str, str] | None = None, at: str | None = None,
-               snapshot: tuple[str, Mapping[str, Any]] | None = None, throttle: Throttle | None = None) -> AppendResult:
+    def append(
+        self,
+        game_id: str,
+        events: Sequence[NewEvent],
+        expected_version: int,
+        *,
+        idempotency_key: str | None = None,
+        fingerprint: str | None = None,
+        meta: Mapping[str, str] | None = None,
+        at: str | None = None,
+        snapshot: tuple[str, Mapping[str, Any]] | None = None,
+        throttle: Throttle | None = None,
+    ) -> AppendResult:
         """Appends `events` as versions expected_version+1.. or raises VersionConflict.
 
         With an idempotency key, a repeat of the same request (same fingerprint; by default a hash of
@@ -263,8 +284,7 @@ class EventStore:
         """
         if not events:
             raise ValueError("nothing to append")
-        if isinstance(expected_version, bool) or not isinstance(expected_version, int) \
-                or expected_version < 0:
+        if isinstance(expected_version, bool) or not isinstance(expected_version, int) or expected_version < 0:
             raise ValueError(f"expected version must be an int >= 0: {expected_version!r}")
         at, at_ms = normalize_at(at) if at is not None else now_at()
         encoded = [self.codec.encode(event, at) for event in events]  # validates each event
@@ -280,9 +300,21 @@ class EventStore:
         meta_args, lobby_target = _meta_args(meta)
         snapshot_args = [snapshot[0], _pack_state(snapshot[1])] if snapshot is not None else ["", ""]
         interval_us, period_us = throttle.microseconds() if throttle is not None else (0, 0)
-        args = [expected_version, game_id, at, at_ms, fingerprint or "", IDEMPOTENCY_TTL_S,
-                lobby_target, *snapshot_args, len(events), int(idempotency_key is not None), interval_us,
-                period_us, int(self.cross_slot is None)]
+        args = [
+            expected_version,
+            game_id,
+            at,
+            at_ms,
+            fingerprint or "",
+            IDEMPOTENCY_TTL_S,
+            lobby_target,
+            *snapshot_args,
+            len(events),
+            int(idempotency_key is not None),
+            interval_us,
+            period_us,
+            int(self.cross_slot is None),
+        ]
         for event, payload in zip(events, encoded):
             args += [event["type"], payload]
         cross_slot = self.cross_slot
@@ -299,13 +331,15 @@ class EventStore:
             written = not result.replayed
             try:
                 # A lobby target comes of a status in meta.
-                cross_slot.complete(intent, [e["type"] for e in events] if written else (),
-                                    meta["status"] if written and lobby_target and meta is not None else None,
-                                    _text(reply[4]) if written and lobby_target else None)
+                cross_slot.complete(
+                    intent,
+                    [e["type"] for e in events] if written else (),
+                    meta["status"] if written and lobby_target and meta is not None else None,
+                    _text(reply[4]) if written and lobby_target else None,
+                )
             except redis.RedisError:
                 # The events are committed: the caller gets its result, the intent stays for the sweeper.
-                log.warning("feed/lobby follow-up of %s failed; the sweeper will complete it", game_id,
-                            exc_info=True)
+                log.warning("feed/lobby follow-up of %s failed; the sweeper will complete it", game_id, exc_info=True)
         if lobby_target == FINISHED and not result.replayed:
             self._compact_finished(game_id)
         _notify(game_id, events, result, None)
@@ -326,8 +360,10 @@ class EventStore:
 
     def save_snapshot(self, game_id: str, version: int, engine_version: str, state: Mapping[str, Any]) -> None:
         """Keeps the snapshot unless a newer one is there already (then this one is dropped)."""
-        reply = self._save_snapshot(keys=[self._key(game_id, "snap"), self._key(game_id, "events")],
-                                    args=[version, engine_version, _pack_state(state)])
+        reply = self._save_snapshot(
+            keys=[self._key(game_id, "snap"), self._key(game_id, "events")],
+            args=[version, engine_version, _pack_state(state)],
+        )
         if _text(reply[0]) == "beyond":
             raise ValueError(f"snapshot version {version} is beyond the game's version {reply[1]}")
 
@@ -371,8 +407,14 @@ class EventStore:
         entries = self.client.xrange(self._key(game_id, "events"), min=f"{after + 1}-0", count=limit)
         return self._decode(entries)
 
-    def wait(self, game_id: str, after: int, timeout_s: float, until: Callable[[], bool] | None = None,
-             after_hash: str | None = None) -> list[StoredEvent]:
+    def wait(
+        self,
+        game_id: str,
+        after: int,
+        timeout_s: float,
+        until: Callable[[], bool] | None = None,
+        after_hash: str | None = None,
+    ) -> list[StoredEvent]:
         """Events with version > after as soon as there are any; [] after `timeout_s`, or as soon as
         `until()` is true (asked between slices: the API process uses it to end waits when it stops).
         With `after_hash`, the hash of the entry at `after` that the caller holds: HistoryChanged unless
@@ -401,8 +443,9 @@ class EventStore:
             if block_ms is None or time.monotonic() >= deadline or (until is not None and until()):
                 return []
 
-    def wait_many(self, positions: Mapping[str, tuple[int, str | None]], timeout_s: float,
-                  until: Callable[[], bool] | None = None) -> dict[str, tuple[list[StoredEvent], bool]]:
+    def wait_many(
+        self, positions: Mapping[str, tuple[int, str | None]], timeout_s: float, until: Callable[[], bool] | None = None
+    ) -> dict[str, tuple[list[StoredEvent], bool]]:
         """`wait` for several games in one read: {game id: (after, hash of the entry at `after` or None)}
         in, {game id: (events after it, whether they were checked to chain onto that hash)} out for the
         games that have any, as soon as one has; {} after `timeout_s`, or once `until()` is true (asked
@@ -435,7 +478,7 @@ class EventStore:
         loaded = self.load_since(game_id, engine_version)
         return loaded.snapshot, loaded.events
 
-    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> "Loaded":
+    def load_since(self, game_id: str, engine_version: str, known: tuple[int, str] | None = None) -> Loaded:
         """Like `load`; with `known` = (version, hash) of a state the caller holds, only the events after
         it, if the stream's entry at that version still has that hash (`Loaded.known` is then True)."""
         args = [engine_version, *(known or ())]
@@ -476,8 +519,10 @@ class EventStore:
         key = self._lobby_key(status)
         if after is None:
             # With scores: (member, score) pairs (redis-py's type is that of every form of the reply).
-            rows = cast(list[tuple[bytes | str, float]],
-                        self.client.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True))
+            rows = cast(
+                list[tuple[bytes | str, float]],
+                self.client.zrevrangebyscore(key, "+inf", "-inf", start=0, num=count, withscores=True),
+            )
             return [(_text(member), int(score)) for member, score in rows]
         created, last_id = after
         pipe = self.client.pipeline(transaction=False)
@@ -502,8 +547,9 @@ class EventStore:
         decoded = []
         for entry_id, fields in entries or ():
             named = _fields(fields)
-            decoded.append(self.codec.decode(_version_of(entry_id), named["e"], hash=named.get("h"),
-                                             prev_hash=named.get("p")))
+            decoded.append(
+                self.codec.decode(_version_of(entry_id), named["e"], hash=named.get("h"), prev_hash=named.get("p"))
+            )
         return decoded
 
     # The hash chain, export and import (events/audit.py verifies what these return).
@@ -538,8 +584,11 @@ class EventStore:
         if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
             raise ValueError("an import needs entries with versions increasing from 1 or more")
         for entry in entries:
-            if not isinstance(entry.payload, str) or not isinstance(entry.hash, str) \
-                    or not _HEX_HASH.fullmatch(entry.hash):
+            if (
+                not isinstance(entry.payload, str)
+                or not isinstance(entry.hash, str)
+                or not _HEX_HASH.fullmatch(entry.hash)
+            ):
                 raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
         meta_args, lobby_target = _meta_args(meta)
         args: list[str | int] = [game_id, lobby_target if self.cross_slot is None else 0, len(entries)]
@@ -609,8 +658,10 @@ def _append_result(reply: list[Any]) -> AppendResult:
     if outcome == "throttled":
         raise Throttled(int(reply[1]) / 1_000_000)
     if outcome == "unchained":
-        raise ValueError(f"the chain head does not record the stream's newest entry {reply[1]}: "
-                         f"the stream was not written by this store, or was edited")
+        raise ValueError(
+            f"the chain head does not record the stream's newest entry {reply[1]}: "
+            f"the stream was not written by this store, or was edited"
+        )
     head_hash = _text(reply[3]) if outcome == "ok" else None
     return AppendResult(int(reply[1]), int(reply[2]), replayed=outcome == "replayed", head_hash=head_hash)
 
@@ -639,7 +690,8 @@ def _text_dict(fields: Mapping[bytes | str, bytes | str]) -> dict[str, str]:
     return {_text(field): _text(value) for field, value in fields.items()}
 
 
-def _feed_entry(entry_id: bytes | str | None, fields: Mapping[bytes | str, bytes | str] | list[bytes | str] | None
-                ) -> FeedEntry:
+def _feed_entry(
+    entry_id: bytes | str | None, fields: Mapping[bytes | str, bytes | str] | list[bytes | str] | None
+) -> FeedEntry:
     named = _fields(fields)
     return FeedEntry(_entry_id(entry_id), named["g"], int(named["v"]), named["t"])

@@ -15,6 +15,7 @@ Time budget: the expert's work is bounded by a sample count per game (`SAMPLES`)
 this machine so that a decision's p95 stays within 300 ms (bench/botlab.py measures it). A caller with
 a clock may also pass `stop`, a function that says when time is up; the pure core never reads a clock.
 """
+
 from __future__ import annotations
 
 import random
@@ -35,13 +36,16 @@ SAMPLES = {"sixty-six": 96, "fifty-six": 120, "smear": 48}
 
 class Policies(Protocol):
     """A game's bots module: its random and basic players."""
+
     def choose(self, view: View, level: str, rng: random.Random) -> Action: ...
 
 
 class Expert(Protocol):
     """A game's expert module: the search, and the value it found for each legal action."""
-    def choose(self, view: View, rng: random.Random, samples: int,
-               stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]: ...
+
+    def choose(
+        self, view: View, rng: random.Random, samples: int, stop: Callable[[], bool]
+    ) -> tuple[Action, dict[str, float] | None]: ...
 
 
 def action_key(action: Action) -> str:
@@ -75,14 +79,20 @@ def _expert(game: str) -> Expert:
     return module
 
 
-def choose(view: View, level: str = "basic", seed: int | str = 0, stop: Callable[[], bool] | None = None,
-           samples: int | None = None) -> Action:
+def choose(
+    view: View,
+    level: str = "basic",
+    seed: int | str = 0,
+    stop: Callable[[], bool] | None = None,
+    samples: int | None = None,
+) -> Action:
     """The bot's action for `view` (one of `view["legal_actions"]`)."""
     return decide(view, level, seed, stop, samples)[0]
 
 
-def decide(view: View, level: str, seed: int | str = 0, stop: Callable[[], bool] | None = None,
-           samples: int | None = None) -> tuple[Action, dict[str, float] | None]:
+def decide(
+    view: View, level: str, seed: int | str = 0, stop: Callable[[], bool] | None = None, samples: int | None = None
+) -> tuple[Action, dict[str, float] | None]:
     """The action and, for the expert, the estimated value of each legal action (None otherwise)."""
     if level not in LEVELS:
         raise ValueError(f"bot level must be one of {', '.join(LEVELS)}")

@@ -4,6 +4,7 @@ A card is a two-character string, rank then suit (RULES §0.1): `AS`, `TD`, `9H`
 two equal strings for the two copies of a card; nothing here needs to tell them apart, because the
 trick winner (RULES §0.4) only ever lets a later card take over when it is strictly better.
 """
+
 from __future__ import annotations
 
 import random

@@ -11,6 +11,7 @@ modules, each typed by a protocol of what it must define, so mypy checks every g
 
 Pure, like the games: no I/O, no clock, no randomness.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
@@ -36,6 +37,7 @@ class _ToPlay(Protocol):
 
 class TurnState(Protocol):
     """What `TurnTable` reads of a game's state: its phase, and in a player's phase the seat to play."""
+
     @property
     def phase(self) -> str: ...
     @property
@@ -43,23 +45,23 @@ class TurnState(Protocol):
 
 
 S = TypeVar("S")
-S_in = TypeVar("S_in", contravariant=True)   # a state a protocol's members only take
+S_in = TypeVar("S_in", contravariant=True)  # a state a protocol's members only take
 T = TypeVar("T", bound=TurnState)
 Check = Callable[[T, int, Action], None]
 
 
 @dataclass(frozen=True)
 class TurnTable(Generic[T]):
-    phases: Mapping[str, frozenset[str]]             # phase -> the action types it allows
-    player_phases: tuple[str, ...]                   # the phases in which the round's `to_play` seat acts
-    rule: Mapping[str, str]                          # action type -> its rule, e.g. "66 §2.3"
-    wrong_phase: Mapping[str, str]                   # action type -> why another phase forbids it
-    checks: Mapping[str, Check[T]]                   # action type -> its conditions that need code
-    candidates: Callable[[T, int], list[Action]]     # every action the seat might try in this state
-    deal_phase: str                                  # the system deals
-    scoring_phase: str                               # the system scores the deal
-    over_phase: str                                  # nobody acts any more
-    scoring: str = "the deal is being scored"        # what a seat hears while the system scores
+    phases: Mapping[str, frozenset[str]]  # phase -> the action types it allows
+    player_phases: tuple[str, ...]  # the phases in which the round's `to_play` seat acts
+    rule: Mapping[str, str]  # action type -> its rule, e.g. "66 §2.3"
+    wrong_phase: Mapping[str, str]  # action type -> why another phase forbids it
+    checks: Mapping[str, Check[T]]  # action type -> its conditions that need code
+    candidates: Callable[[T, int], list[Action]]  # every action the seat might try in this state
+    deal_phase: str  # the system deals
+    scoring_phase: str  # the system scores the deal
+    over_phase: str  # nobody acts any more
+    scoring: str = "the deal is being scored"  # what a seat hears while the system scores
 
     def to_act(self, state: T) -> list[int]:
         if state.phase not in self.player_phases:
@@ -113,8 +115,8 @@ class TurnTable(Generic[T]):
 
 
 Decide = Callable[[S, int | None, Action], list[Event]]
-SystemAction = Callable[[S, Action], list[Event]]         # the system's deal or scoring
-PlayerAction = Callable[[S, int, Action], list[Event]]    # a seat's checked action
+SystemAction = Callable[[S, Action], list[Event]]  # the system's deal or scoring
+PlayerAction = Callable[[S, int, Action], list[Event]]  # a seat's checked action
 
 
 def event(kind: str, actor: int | None, data: Mapping[str, object]) -> Event:
@@ -123,11 +125,16 @@ def event(kind: str, actor: int | None, data: Mapping[str, object]) -> Event:
     return {"type": kind, "actor": actor, "data": data}
 
 
-def decider(check_shape: Callable[[object], str], system: Mapping[str, SystemAction[S]],
-            player: Mapping[str, PlayerAction[S]], check: Callable[[S, int, Action], None]) -> Decide[S]:
+def decider(
+    check_shape: Callable[[object], str],
+    system: Mapping[str, SystemAction[S]],
+    player: Mapping[str, PlayerAction[S]],
+    check: Callable[[S, int, Action], None],
+) -> Decide[S]:
     """A game's `decide(state, seat, action) -> events`. Order of refusal: a malformed action →
     ActionShapeError (from `check_shape`, which returns the action's type); a seat for a system action,
     or the system for a player's → ActionShapeError / NotYourTurn; then `check` (NotYourTurn, RuleError)."""
+
     def decide(state: S, seat: int | None, action: Action) -> list[Event]:
         kind = check_shape(action)
         if kind in system:
@@ -138,6 +145,7 @@ def decider(check_shape: Callable[[object], str], system: Mapping[str, SystemAct
             raise NotYourTurn("the system takes no player actions")
         check(state, seat, action)
         return player[kind](state, seat, action)
+
     return decide
 
 
@@ -210,6 +218,7 @@ class Rules(Protocol[S]):
 @dataclass(frozen=True)
 class GameRules(Generic[S]):
     """A game's RULES: the members of `Rules`, each a function of the game's modules (`rules_of`)."""
+
     name: str
     engine_version: str
     event_types: Mapping[str, type]
@@ -232,6 +241,7 @@ class GameRules(Generic[S]):
 
 
 # What `rules_of` takes from each module of a game (a module satisfies a Protocol by its functions).
+
 
 class OptionsModule(Protocol):
     def normalize_options(self, options: OptionDict | None, n_seats: int) -> OptionDict: ...
@@ -270,12 +280,23 @@ class EventsModule(Protocol):
     def EVENTS(self) -> Mapping[str, type]: ...
 
 
-def rules_of(name: str, engine_version: str, *, options: OptionsModule, state: StateModule[S],
-             rules: DecideModule[S], evolve: EvolveModule[S], legal: LegalModule[S], view: ViewModule[S],
-             events: EventsModule, packs: Callable[[OptionDict], list[list[str]]] | None = None,
-             deal_pack: Callable[[OptionDict, S], list[str]] | None = None) -> GameRules[S]:
+def rules_of(
+    name: str,
+    engine_version: str,
+    *,
+    options: OptionsModule,
+    state: StateModule[S],
+    rules: DecideModule[S],
+    evolve: EvolveModule[S],
+    legal: LegalModule[S],
+    view: ViewModule[S],
+    events: EventsModule,
+    packs: Callable[[OptionDict], list[list[str]]] | None = None,
+    deal_pack: Callable[[OptionDict, S], list[str]] | None = None,
+) -> GameRules[S]:
     """A game's RULES from its modules, each member found where every game keeps it. A game whose pack
     never changes within a match leaves out `packs` and `deal_pack`: its one pack is `deck(options)`."""
+
     def one_pack(options: OptionDict) -> list[list[str]]:
         return [deck(options)]
 
@@ -284,11 +305,23 @@ def rules_of(name: str, engine_version: str, *, options: OptionsModule, state: S
 
     deck = options.deck
     return GameRules(
-        name=name, engine_version=engine_version, event_types=events.EVENTS,
-        normalize_options=options.normalize_options, seat_counts=options.seat_counts, deck=deck,
-        packs=packs or one_pack, deal_pack=deal_pack or the_pack,
-        new_state=state.new_state, dump_state=state.dump_state, load_state=state.load_state,
-        decide=rules.decide, evolve=evolve.evolve, legal_actions=legal.legal_actions, to_act=legal.to_act,
-        pending_system_action=legal.pending_system_action, view=view.view, event_view=view.event_view,
+        name=name,
+        engine_version=engine_version,
+        event_types=events.EVENTS,
+        normalize_options=options.normalize_options,
+        seat_counts=options.seat_counts,
+        deck=deck,
+        packs=packs or one_pack,
+        deal_pack=deal_pack or the_pack,
+        new_state=state.new_state,
+        dump_state=state.dump_state,
+        load_state=state.load_state,
+        decide=rules.decide,
+        evolve=evolve.evolve,
+        legal_actions=legal.legal_actions,
+        to_act=legal.to_act,
+        pending_system_action=legal.pending_system_action,
+        view=view.view,
+        event_view=view.event_view,
         is_round_boundary=view.is_round_boundary,
     )

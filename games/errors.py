@@ -1,4 +1,5 @@
 """Errors the pure engines raise. The service maps each one to one HTTP status."""
+
 from __future__ import annotations
 
 

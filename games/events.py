@@ -16,6 +16,7 @@ No `from __future__ import annotations` in the modules that declare event data: 
 TypedDict only sees `NotRequired` in annotations it can evaluate, and the registry's
 `__required_keys__`/`__optional_keys__` must say which keys may be left out.
 """
+
 from collections.abc import Callable, Mapping
 from typing import Any, Concatenate, Generic, ParamSpec, TypedDict, TypeVar, cast
 
@@ -78,14 +79,17 @@ def registry(*types: EventType[Any]) -> dict[str, type]:
 
 # --- records several games write alike --------------------------------------------------------------
 
+
 class CardPlay(TypedDict):
     """One card of a trick: who played it."""
+
     seat: int
     card: str
 
 
 class Side(TypedDict):
     """One entry of a match's standing: a side's (or team's) seats and its score."""
+
     seats: list[int]
     score: int
 
@@ -97,6 +101,7 @@ class PlayedData(TypedDict):
 
 class TrickTakenData(TypedDict):
     """Sixty-Six and Fifty-Six: the trick's cards in play order and the card points it took."""
+
     winner: int
     cards: list[CardPlay]
     points: int
@@ -112,6 +117,7 @@ class SeatData(TypedDict):
 
 class MatchEndedData(TypedDict):
     """Sixty-Six and Fifty-Six: the winning side's seats and the final standing."""
+
     winner: list[int]
     standing: list[Side]
 

@@ -2,6 +2,7 @@
 (events and snapshots carry options as JSON), and the checks that refuse a bad value with
 OptionError(field, message), worded the same in every game.
 """
+
 from __future__ import annotations
 
 from dataclasses import Field, fields

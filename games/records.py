@@ -8,6 +8,7 @@ For a plain frozen dataclass (every field set by `__init__`, no `__post_init__`,
 is its instance dict with the changes, which is what this makes; any other class goes through
 `dataclasses.replace`. Unknown field names are refused as `dataclasses.replace` refuses them.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 R = TypeVar("R", bound="DataclassInstance")
 
-_FIELDS: dict[type, frozenset[str] | None] = {}   # per class: its field names, or None if not plain
+_FIELDS: dict[type, frozenset[str] | None] = {}  # per class: its field names, or None if not plain
 
 
 def replace(record: R, /, **changes: object) -> R:
@@ -45,8 +46,9 @@ def _plain_fields(cls: type) -> frozenset[str] | None:
         return None
     fields = dataclasses.fields(cls)
     # A cached_property keeps its value in the instance dict: a copy would carry it over, stale.
-    cached = any(isinstance(attribute, functools.cached_property)
-                 for klass in cls.__mro__ for attribute in vars(klass).values())
+    cached = any(
+        isinstance(attribute, functools.cached_property) for klass in cls.__mro__ for attribute in vars(klass).values()
+    )
     if cached or any(not f.init for f in fields):
         return None
     return frozenset(f.name for f in fields)

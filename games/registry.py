@@ -1,4 +1,5 @@
 """Which games Talon serves, by their API name. Each value is a game package's RULES object."""
+
 from __future__ import annotations
 
 from functools import cache

@@ -8,6 +8,7 @@ the round every field that is null for a spectator but known to a seat (Smear's 
 trump the bidder named before the lead). The fields are taken from the seats' own views, so the replay
 shows exactly what the players saw, no more: a game's view stays the one place that says what a seat knows.
 """
+
 from __future__ import annotations
 
 from typing import Any, TypedDict
@@ -20,9 +21,9 @@ from games.table import Table, evolve, seat_view
 class ReplayStep(TypedDict):
     game_id: str
     version: int
-    last_version: int     # the match's last version: the replay's versions are 1 to this
-    view: View            # the spectator's view, with the seats' hidden round fields filled in
-    hands: list[list[str]] | None   # each seat's hand, by seat; None before the first deal
+    last_version: int  # the match's last version: the replay's versions are 1 to this
+    view: View  # the spectator's view, with the seats' hidden round fields filled in
+    hands: list[list[str]] | None  # each seat's hand, by seat; None before the first deal
 
 
 def fold(events: list[Event]) -> Table:
@@ -44,11 +45,18 @@ def replay_step(table: Table, last_version: int) -> ReplayStep:
     if view.get("round") is not None:
         rounds: list[dict[str, Any]] = [s["round"] for s in seats]
         hands = [list(r.get("hand") or []) for r in rounds]
-        shown = {**shown, **{key: _seen(key, rounds) for key, value in shown.items()
-                             if value is None and key != "hand"}}
+        shown = {
+            **shown,
+            **{key: _seen(key, rounds) for key, value in shown.items() if value is None and key != "hand"},
+        }
         view = {**view, "round": shown}
-    return {"game_id": table.game_id, "version": table.version, "last_version": last_version,
-            "view": view, "hands": hands}
+    return {
+        "game_id": table.game_id,
+        "version": table.version,
+        "last_version": last_version,
+        "view": view,
+        "hands": hands,
+    }
 
 
 def _seen(key: str, rounds: list[dict[str, Any]]) -> Any:

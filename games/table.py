@@ -64,6 +64,7 @@ Status: `waiting` until the first deal (a human seat is open), `active` from the
 `match_ended` or `match_abandoned`. A human seat that is open during play (reset by the operator) or
 taken over after timeouts is played by a `basic` bot until a human takes it (back).
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -105,12 +106,15 @@ from games.table_events import (
 )
 
 SEAT_KINDS = ("human", "bot")
-OPERATOR_ONLY = {"match_created": ("seed", "decks", "join_code_hash"), "seat_claimed": ("token_hash",),
-                 "seat_resumed": ("token_hash",)}
-JSON_INT_MAX = 2**63 - 1      # a seed above it is written as its decimal digits
+OPERATOR_ONLY = {
+    "match_created": ("seed", "decks", "join_code_hash"),
+    "seat_claimed": ("token_hash",),
+    "seat_resumed": ("token_hash",),
+}
+JSON_INT_MAX = 2**63 - 1  # a seed above it is written as its decimal digits
 # The commitment is public from the start; the deck and the salt only come with the reveal.
 PUBLIC_TABLE_EVENTS = ("match_abandoned", "deal_committed", "deal_revealed", "rematch_offered")
-STAND_IN_LEVEL = "basic"      # the bot that plays a timed-out, taken-over or reopened human seat
+STAND_IN_LEVEL = "basic"  # the bot that plays a timed-out, taken-over or reopened human seat
 TURN_TIMEOUT_RANGE = (1, 86_400)
 TAKEOVER_RANGE = (1, 20)
 DEFAULT_TAKEOVER_AFTER = 2
@@ -118,14 +122,14 @@ DEFAULT_TAKEOVER_AFTER = 2
 
 @dataclass(frozen=True)
 class Seat:
-    kind: str                      # "human" | "bot"
-    level: str | None = None       # bot level
-    name: str | None = None        # set when claimed (bots are named at creation)
+    kind: str  # "human" | "bot"
+    level: str | None = None  # bot level
+    name: str | None = None  # set when claimed (bots are named at creation)
     token_hash: str | None = None  # sha256 of the seat token; never rendered
-    timeouts: int = 0              # turns in a row the human let run out
-    taken_over: bool = False       # a bot plays the seat until its human acts again
-    reserved: bool = False         # a rematch's seat kept for the player of the match it follows
-    player_id: str | None = None   # the registered player who claimed the seat (None: a guest)
+    timeouts: int = 0  # turns in a row the human let run out
+    taken_over: bool = False  # a bot plays the seat until its human acts again
+    reserved: bool = False  # a rematch's seat kept for the player of the match it follows
+    player_id: str | None = None  # the registered player who claimed the seat (None: a guest)
     more_tokens: tuple[str, ...] = ()  # hashes of the tokens a resume issued since the claim
 
     @property
@@ -146,18 +150,18 @@ class Table:
     first_dealer: int
     seed: int
     decks: tuple[tuple[str, ...], ...]
-    state: object                  # the engine's state: only the game's own rules read it
+    state: object  # the engine's state: only the game's own rules read it
     version: int = 0
-    deals: int = 0                 # how many deals have happened (indexes `decks` and the seeded shuffles)
-    revealed: int = 0              # how many deals have been revealed (deal_revealed)
+    deals: int = 0  # how many deals have happened (indexes `decks` and the seeded shuffles)
+    revealed: int = 0  # how many deals have been revealed (deal_revealed)
     commitment: str | None = None  # the latest deal's commitment: its reveal shows the deck that hashes to it
     finished: bool = False
     abandoned: bool = False
     turn_timeout_s: int | None = None
     takeover_after: int = DEFAULT_TAKEOVER_AFTER
-    rematch: str | None = None     # the game id of this finished match's rematch, once offered
+    rematch: str | None = None  # the game id of this finished match's rematch, once offered
     rematch_of: str | None = None  # the finished match this one is the rematch of
-    private: bool = False          # not listed in the lobby; seats are claimed with the join code only
+    private: bool = False  # not listed in the lobby; seats are claimed with the join code only
     join_code_hash: str | None = None  # sha256 of the private match's join code; never rendered
 
     @property
@@ -174,9 +178,17 @@ class Table:
 # ---------------------------------------------------------------------------------------------------
 # Deciding: requests in, events out (or a GameError naming what is wrong)
 
-def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, Any]], seed: int,
-           decks: list[list[str]] | None = None, rematch_of: str | None = None,
-           join_code_hash: str | None = None) -> list[Event]:
+
+def create(
+    game_id: str,
+    game: str,
+    options: OptionDict,
+    seats: list[dict[str, Any]],
+    seed: int,
+    decks: list[list[str]] | None = None,
+    rematch_of: str | None = None,
+    join_code_hash: str | None = None,
+) -> list[Event]:
     """The events that create a match, including its first deal when no human seat needs claiming.
     With `join_code_hash` the match is private: its seats are claimed with that code only."""
     if game not in game_names():
@@ -196,14 +208,21 @@ def create(game_id: str, game: str, options: OptionDict, seats: list[dict[str, A
     if timeout is not None:
         timeout = whole_number("turn_timeout_s", timeout, *TURN_TIMEOUT_RANGE)
     takeover = table_options["takeover_after"]  # 0 or false is out of range, not "the default"
-    takeover_after = whole_number("takeover_after", DEFAULT_TAKEOVER_AFTER if takeover is None else takeover,
-                                  *TAKEOVER_RANGE)
+    takeover_after = whole_number(
+        "takeover_after", DEFAULT_TAKEOVER_AFTER if takeover is None else takeover, *TAKEOVER_RANGE
+    )
     _check_decks(rules.packs(normalized), decks or [])
     data: MatchCreatedData = {
-        "game_id": game_id, "game": game, "options": normalized, "first_dealer": first_dealer,
-        "turn_timeout_s": timeout, "takeover_after": takeover_after,
+        "game_id": game_id,
+        "game": game,
+        "options": normalized,
+        "first_dealer": first_dealer,
+        "turn_timeout_s": timeout,
+        "takeover_after": takeover_after,
         "seats": [_seat_spec(i, s) for i, s in enumerate(seats)],
-        "seed": seed if seed <= JSON_INT_MAX else str(seed), "decks": [list(d) for d in decks or []]}
+        "seed": seed if seed <= JSON_INT_MAX else str(seed),
+        "decks": [list(d) for d in decks or []],
+    }
     if rematch_of is not None:
         data["rematch_of"] = rematch_of
     if join_code_hash is not None:
@@ -222,8 +241,15 @@ def check_join_code(table: Table, code_hash: str | None) -> None:
         raise JoinCodeRefused("this match is private: its seats are claimed with the join code its creator got")
 
 
-def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, *, reserved_ok: bool = False,
-               player_id: str | None = None) -> list[Event]:
+def claim_seat(
+    table: Table,
+    seat: int | None,
+    name: str,
+    token_hash: str,
+    *,
+    reserved_ok: bool = False,
+    player_id: str | None = None,
+) -> list[Event]:
     """A player takes an open human seat; the last one to sit down starts the first deal. A reserved
     seat (a rematch's) only with `reserved_ok`: the caller has proved it is that seat's player.
     `player_id`: a registered player's (the match joins their history), None for a guest."""
@@ -239,8 +265,9 @@ def claim_seat(table: Table, seat: int | None, name: str, token_hash: str, *, re
         what = "a bot's" if table.seats[seat].kind == "bot" else "already taken"
         raise SeatUnavailable(f"seat {seat} is {what}")
     elif table.seats[seat].reserved and not reserved_ok:
-        raise SeatUnavailable(f"seat {seat} is kept for its player of match {table.rematch_of}, who takes it "
-                              "with that match's rematch")
+        raise SeatUnavailable(
+            f"seat {seat} is kept for its player of match {table.rematch_of}, who takes it with that match's rematch"
+        )
     data: SeatClaimedData = {"seat": seat, "name": name, "token_hash": token_hash}
     if player_id is not None:
         data["player_id"] = player_id
@@ -309,11 +336,18 @@ def rematch_spec(table: Table) -> tuple[OptionDict, list[dict[str, Any]]]:
     """The options and seats of a finished match's rematch, as `create` takes them: the same game options,
     timer and takeover, the first dealer moved on by one; the same bots, and each human seat that had a
     player reserved for them."""
-    options = {**table.options, "first_dealer": (table.first_dealer + 1) % len(table.seats),
-               "turn_timeout_s": table.turn_timeout_s, "takeover_after": table.takeover_after}
+    options = {
+        **table.options,
+        "first_dealer": (table.first_dealer + 1) % len(table.seats),
+        "turn_timeout_s": table.turn_timeout_s,
+        "takeover_after": table.takeover_after,
+    }
     seats: list[dict[str, Any]] = [
-        {"kind": "bot", "level": s.level} if s.kind == "bot" else {"kind": "human", "reserved": s.token_hash is not None}
-        for s in table.seats]
+        {"kind": "bot", "level": s.level}
+        if s.kind == "bot"
+        else {"kind": "human", "reserved": s.token_hash is not None}
+        for s in table.seats
+    ]
     return options, seats
 
 
@@ -363,8 +397,9 @@ def _deal_events(table: Table, action: Action, committed: list[str], dealt: list
     """The reveal of a thrown-in deal, the commitment to the next deal's deck `committed`, and that deal
     of the cards `dealt` (the same deck, but in `first_pack_deal`)."""
     deal = table.deals + 1
-    commitment = DEAL_COMMITTED(None, {"deal": deal,
-                                       "commitment": deal_commitment(deal_salt(table.seed, deal), committed)})
+    commitment = DEAL_COMMITTED(
+        None, {"deal": deal, "commitment": deal_commitment(deal_salt(table.seed, deal), committed)}
+    )
     return [*_reveal_pending(table), commitment, *table.rules.decide(table.state, None, {**action, "deck": dealt})]
 
 
@@ -499,13 +534,22 @@ def evolve(table: Table | None, event: Event) -> Table:
 
 # What each table event but match_created changes in the table.
 
+
 def _seat_changed(table: Table, seat: int, **changes: object) -> Changes:
     return {"seats": _seats_with(table.seats, seat, **changes)}
 
 
 def _claimed(table: Table, d: SeatClaimedData) -> Changes:
-    return _seat_changed(table, d["seat"], name=d["name"], token_hash=d["token_hash"], timeouts=0, taken_over=False,
-                         player_id=d.get("player_id"), more_tokens=())
+    return _seat_changed(
+        table,
+        d["seat"],
+        name=d["name"],
+        token_hash=d["token_hash"],
+        timeouts=0,
+        taken_over=False,
+        player_id=d.get("player_id"),
+        more_tokens=(),
+    )
 
 
 def _resumed(table: Table, d: SeatResumedData) -> Changes:
@@ -526,8 +570,17 @@ def _returned(table: Table, d: SeatData) -> Changes:
 
 
 def _reset(table: Table, d: SeatData) -> Changes:
-    return _seat_changed(table, d["seat"], name=None, token_hash=None, timeouts=0, taken_over=False, reserved=False,
-                         player_id=None, more_tokens=())
+    return _seat_changed(
+        table,
+        d["seat"],
+        name=None,
+        token_hash=None,
+        timeouts=0,
+        taken_over=False,
+        reserved=False,
+        player_id=None,
+        more_tokens=(),
+    )
 
 
 def _abandoned(table: Table, d: MatchAbandonedData) -> Changes:
@@ -547,27 +600,51 @@ def _rematch_offered(table: Table, d: RematchOfferedData) -> Changes:
 
 
 # `folded_by` has mypy check that each function takes its event type's data.
-_SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict([
-    SEAT_CLAIMED.folded_by(_claimed), TURN_TIMED_OUT.folded_by(_timed_out), SEAT_TAKEN_OVER.folded_by(_taken_over),
-    SEAT_RETURNED.folded_by(_returned), SEAT_RESET.folded_by(_reset), SEAT_RESUMED.folded_by(_resumed),
-])
-_TABLE_EVENTS = {**_SEAT_EVENTS, **dict([
-    MATCH_ABANDONED.folded_by(_abandoned), DEAL_REVEALED.folded_by(_revealed), DEAL_COMMITTED.folded_by(_committed),
-    REMATCH_OFFERED.folded_by(_rematch_offered),
-])}
+_SEAT_EVENTS: dict[str, Callable[[Table, EventData], Changes]] = dict(
+    [
+        SEAT_CLAIMED.folded_by(_claimed),
+        TURN_TIMED_OUT.folded_by(_timed_out),
+        SEAT_TAKEN_OVER.folded_by(_taken_over),
+        SEAT_RETURNED.folded_by(_returned),
+        SEAT_RESET.folded_by(_reset),
+        SEAT_RESUMED.folded_by(_resumed),
+    ]
+)
+_TABLE_EVENTS = {
+    **_SEAT_EVENTS,
+    **dict(
+        [
+            MATCH_ABANDONED.folded_by(_abandoned),
+            DEAL_REVEALED.folded_by(_revealed),
+            DEAL_COMMITTED.folded_by(_committed),
+            REMATCH_OFFERED.folded_by(_rematch_offered),
+        ]
+    ),
+}
 
 
 def _created(data: MatchCreatedData) -> Table:
     rules = rules_for(data["game"])
-    seats = tuple(Seat(kind=s["kind"], level=s.get("level"), name=s.get("name"), reserved=bool(s.get("reserved")))
-                  for s in data["seats"])
-    return Table(game_id=data["game_id"], game=data["game"], options=data["options"], seats=seats,
-                 first_dealer=data["first_dealer"], seed=int(data["seed"]),
-                 private=bool(data.get("private")), join_code_hash=data.get("join_code_hash"),
-                 decks=tuple(tuple(d) for d in data.get("decks") or ()),
-                 turn_timeout_s=data.get("turn_timeout_s"),
-                 takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
-                 rematch_of=data.get("rematch_of"), state=rules.new_state(data["options"], len(seats), data["first_dealer"]), version=1)
+    seats = tuple(
+        Seat(kind=s["kind"], level=s.get("level"), name=s.get("name"), reserved=bool(s.get("reserved")))
+        for s in data["seats"]
+    )
+    return Table(
+        game_id=data["game_id"],
+        game=data["game"],
+        options=data["options"],
+        seats=seats,
+        first_dealer=data["first_dealer"],
+        seed=int(data["seed"]),
+        private=bool(data.get("private")),
+        join_code_hash=data.get("join_code_hash"),
+        decks=tuple(tuple(d) for d in data.get("decks") or ()),
+        turn_timeout_s=data.get("turn_timeout_s"),
+        takeover_after=data.get("takeover_after") or DEFAULT_TAKEOVER_AFTER,
+        rematch_of=data.get("rematch_of"),
+        state=rules.new_state(data["options"], len(seats), data["first_dealer"]),
+        version=1,
+    )
 
 
 def _seats_with(seats: tuple[Seat, ...], seat: int, **changes: object) -> tuple[Seat, ...]:
@@ -579,16 +656,26 @@ def _seats_with(seats: tuple[Seat, ...], seat: int, **changes: object) -> tuple[
 # ---------------------------------------------------------------------------------------------------
 # Views: what one seat (or a spectator, seat None) may know
 
+
 def seat_view(table: Table, seat: int | None) -> View:
     rules = table.rules
     game_part = rules.view(table.state, seat)
     standing = game_part.get("standing", [])
     legal = rules.legal_actions(table.state, seat) if seat is not None and table.status == "active" else []
-    options = {**table.options, "first_dealer": table.first_dealer, "turn_timeout_s": table.turn_timeout_s,
-               "takeover_after": table.takeover_after}
+    options = {
+        **table.options,
+        "first_dealer": table.first_dealer,
+        "turn_timeout_s": table.turn_timeout_s,
+        "takeover_after": table.takeover_after,
+    }
     return {
-        "game_id": table.game_id, "game": table.game, "options": options,
-        "version": table.version, "status": table.status, "seat": seat, "private": table.private,
+        "game_id": table.game_id,
+        "game": table.game,
+        "options": options,
+        "version": table.version,
+        "status": table.status,
+        "seat": seat,
+        "private": table.private,
         "players": [_player(table, i, standing) for i in range(len(table.seats))],
         "rematch": None if table.rematch is None else {"game_id": table.rematch},
         "rematch_of": table.rematch_of,
@@ -631,6 +718,7 @@ def seat_of_token(table: Table, token_hash: str) -> int | None:
 
 # ---------------------------------------------------------------------------------------------------
 
+
 def _seat_spec(index: int, seat: dict[str, Any]) -> SeatSpec:
     kind = seat.get("kind")
     if kind not in SEAT_KINDS:
@@ -659,14 +747,15 @@ def _check_decks(packs: list[list[str]], decks: list[list[str]]) -> None:
 
 class Player(TypedDict):
     """A seat as every view shows it (`players`)."""
+
     seat: int
     kind: str
     name: str | None
     level: str | None
-    team: int | None      # the index of the seat's side in `standing`, where a side has several seats
+    team: int | None  # the index of the seat's side in `standing`, where a side has several seats
     claimed: bool
     taken_over: bool
-    reserved: bool        # an open seat of a rematch kept for its player of the match it follows
+    reserved: bool  # an open seat of a rematch kept for its player of the match it follows
     player_id: str | None  # the registered player holding the seat; null for a guest, a bot or an open seat
 
 
@@ -674,26 +763,51 @@ def _player(table: Table, seat: int, standing: list[Side]) -> Player:
     s = table.seats[seat]
     sides = [side["seats"] for side in standing]
     team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
-    return {"seat": seat, "kind": s.kind, "name": s.name, "level": s.level, "team": team,
-            "claimed": s.kind == "bot" or s.token_hash is not None, "taken_over": s.taken_over,
-            "reserved": s.open and s.reserved,
-            "player_id": s.player_id}
+    return {
+        "seat": seat,
+        "kind": s.kind,
+        "name": s.name,
+        "level": s.level,
+        "team": team,
+        "claimed": s.kind == "bot" or s.token_hash is not None,
+        "taken_over": s.taken_over,
+        "reserved": s.open and s.reserved,
+        "player_id": s.player_id,
+    }
 
 
 # ---------------------------------------------------------------------------------------------------
 # Snapshots: a table as plain data and back
 
-_TABLE_FIELDS = ("game_id", "game", "options", "first_dealer", "seed", "version", "deals", "revealed",
-                 "commitment", "finished", "abandoned", "turn_timeout_s", "takeover_after")
-_NEWER_FIELDS = ("rematch", "rematch_of")   # absent from snapshots taken before rematches: None
+_TABLE_FIELDS = (
+    "game_id",
+    "game",
+    "options",
+    "first_dealer",
+    "seed",
+    "version",
+    "deals",
+    "revealed",
+    "commitment",
+    "finished",
+    "abandoned",
+    "turn_timeout_s",
+    "takeover_after",
+)
+_NEWER_FIELDS = ("rematch", "rematch_of")  # absent from snapshots taken before rematches: None
 
 
 def dump(table: Table) -> Snapshot:
     # The seed as text: a generated one has 128 bits, more than JSON codecs keep in an integer.
-    return {**{name: getattr(table, name) for name in _TABLE_FIELDS + _NEWER_FIELDS}, "seed": str(table.seed),
-            "private": table.private, "join_code_hash": table.join_code_hash,
-            "seats": [dict(vars(s)) for s in table.seats], "decks": [list(d) for d in table.decks],
-            "state": table.rules.dump_state(table.state)}
+    return {
+        **{name: getattr(table, name) for name in _TABLE_FIELDS + _NEWER_FIELDS},
+        "seed": str(table.seed),
+        "private": table.private,
+        "join_code_hash": table.join_code_hash,
+        "seats": [dict(vars(s)) for s in table.seats],
+        "decks": [list(d) for d in table.decks],
+        "state": table.rules.dump_state(table.state),
+    }
 
 
 def load(data: Snapshot) -> Table:
@@ -701,11 +815,16 @@ def load(data: Snapshot) -> Table:
     fields."""
     fields = {name: data[name] for name in _TABLE_FIELDS}
     fields["seed"] = int(fields["seed"])
-    return Table(**fields, private=bool(data.get("private", False)), join_code_hash=data.get("join_code_hash"),
-                 rematch=data.get("rematch"), rematch_of=data.get("rematch_of"),
-                 seats=tuple(Seat(**{**s, "more_tokens": tuple(s.get("more_tokens", ()))}) for s in data["seats"]),
-                 decks=tuple(tuple(d) for d in data["decks"]),
-                 state=rules_for(data["game"]).load_state(data["state"]))
+    return Table(
+        **fields,
+        private=bool(data.get("private", False)),
+        join_code_hash=data.get("join_code_hash"),
+        rematch=data.get("rematch"),
+        rematch_of=data.get("rematch_of"),
+        seats=tuple(Seat(**{**s, "more_tokens": tuple(s.get("more_tokens", ()))}) for s in data["seats"]),
+        decks=tuple(tuple(d) for d in data["decks"]),
+        state=rules_for(data["game"]).load_state(data["state"]),
+    )
 
 
 def is_snapshot_point(event: Event) -> bool:

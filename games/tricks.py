@@ -3,6 +3,7 @@
 A play is one card a seat put on the table; Fifty-Six and Sixty-Six keep a finished trick with the card
 points it took (Smear counts its points per card at scoring and keeps a trick of its own, without them).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -28,6 +29,7 @@ class Trick:
 
 class TrickData(TypedDict):
     """A finished trick as JSON (`dump_trick`)."""
+
     leader: int
     cards: list[CardPlay]
     winner: int

@@ -9,6 +9,7 @@ length of its kind in a seeded all-bot match), the most frequent kinds last, whe
 them with the shortest distances. It is built once and frozen: stored events name the dictionary they
 were packed with, so a new dictionary gets a new number and the old file stays.
 """
+
 from __future__ import annotations
 
 import collections
@@ -22,9 +23,14 @@ from games import table as tables  # noqa: E402
 
 AT = "2026-11-30T12:34:56.789Z"
 LIMIT = 8192 - 262  # a 2**13 window, less deflate's look-ahead
-MATCHES = [("sixty-six", {"variant": "2p24"}, 2), ("sixty-six", {"variant": "3p"}, 3),
-           ("sixty-six", {"variant": "4p"}, 4), ("fifty-six", {"starting_tables": 2}, 4),
-           ("fifty-six", {"starting_tables": 1}, 6), ("smear", {"widow_size": 2}, 4)]
+MATCHES = [
+    ("sixty-six", {"variant": "2p24"}, 2),
+    ("sixty-six", {"variant": "3p"}, 3),
+    ("sixty-six", {"variant": "4p"}, 4),
+    ("fifty-six", {"starting_tables": 2}, 4),
+    ("fifty-six", {"starting_tables": 1}, 6),
+    ("smear", {"widow_size": 2}, 4),
+]
 
 
 def events_of(game: str, options: dict, n_seats: int, seed: int = 1) -> list[dict]:

@@ -10,6 +10,7 @@ Each is listed with its place in the document. The spec may keep one only where 
 free-form, and then says why in the schema's description, starting a sentence with "Free-form:".
 Exit status 1 when a free-form schema does not say why.
 """
+
 from __future__ import annotations
 
 import sys
@@ -20,8 +21,19 @@ import yaml
 REASON = "Free-form:"
 SHAPE_KEYS = ("properties", "oneOf", "anyOf", "allOf", "$ref", "enum", "items", "not", "const")
 # Keys that say something about a value without saying what shape it has.
-NEUTRAL = {"nullable", "description", "example", "examples", "title", "readOnly", "writeOnly", "deprecated",
-           "default", "externalDocs", "xml"}
+NEUTRAL = {
+    "nullable",
+    "description",
+    "example",
+    "examples",
+    "title",
+    "readOnly",
+    "writeOnly",
+    "deprecated",
+    "default",
+    "externalDocs",
+    "xml",
+}
 
 
 def is_free_form(schema: dict) -> bool:
@@ -86,8 +98,11 @@ def all_schemas(spec: dict):
 
 def free_forms(spec: dict) -> list[tuple[str, bool]]:
     """(place, says why) of every free-form schema."""
-    return [(where, REASON in (schema.get("description") or ""))
-            for where, schema in all_schemas(spec) if is_free_form(schema)]
+    return [
+        (where, REASON in (schema.get("description") or ""))
+        for where, schema in all_schemas(spec)
+        if is_free_form(schema)
+    ]
 
 
 def main(argv: list[str]) -> int:

@@ -10,6 +10,7 @@ wait for a slot, answer in milliseconds whatever the burst.
 A request holds its slot until its view has returned its response (an event stream's body is sent
 afterwards, outside the slot); a long-poll lets its slot go while it waits (`Slot.paused`).
 """
+
 from __future__ import annotations
 
 import contextlib

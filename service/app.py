@@ -1,4 +1,5 @@
 """The Flask application factory."""
+
 from __future__ import annotations
 
 from flask import Flask
@@ -55,6 +56,7 @@ every change.
 class TalonApi(Api):
     """flask-smorest without its generic default error response: each route lists its own problems
     (service/http.py `problems`)."""
+
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
@@ -67,14 +69,19 @@ def _init_live(app: Flask, settings: Settings, application: Application) -> None
     client of its own, whose blocking reads may outlast the default socket timeout; parked connections;
     and the caps on the connections one address holds."""
     # Each match with local waiters keeps one connection blocked in a read: not the bounded request pool.
-    blocking = connect(settings.events_redis_url or settings.redis_url, max_connections=HUB_MAX_READERS,
-                       socket_timeout=HUB_BLOCK_S + 5, health_check_interval=30)
+    blocking = connect(
+        settings.events_redis_url or settings.redis_url,
+        max_connections=HUB_MAX_READERS,
+        socket_timeout=HUB_BLOCK_S + 5,
+        health_check_interval=30,
+    )
     store = EventStore(blocking, prefix=settings.key_prefix, max_block_s=HUB_BLOCK_S)
     hub = Hub(store, listener=application.matches.tables.extend, block_s=HUB_BLOCK_S)
     shutdown.on_stop(hub.stop)
     app.extensions["talon_hub"] = hub
-    app.extensions["talon_parking"] = Parking(hub, application.store, stream.render, stream.revoked,
-                                              stream.TERMINAL, settings.stream_keepalive_s)
+    app.extensions["talon_parking"] = Parking(
+        hub, application.store, stream.render, stream.revoked, stream.TERMINAL, settings.stream_keepalive_s
+    )
     app.extensions["talon_caps"] = Caps(application.redis, f"{settings.key_prefix}:caps")
 
 
@@ -86,18 +93,32 @@ def create_app(settings: Settings | None = None) -> Flask:
     application = bootstrap.build(settings, pool_size=settings.redis_pool_size)
     app = Flask(__name__)
     app.config.update(
-        API_TITLE="Talon", API_VERSION=API_VERSION, OPENAPI_VERSION="3.1.0",
-        API_SPEC_OPTIONS={"info": {"description": API_DESCRIPTION, "contact": {"name": "Talon maintainers"},
-                                   "license": {"name": "Proprietary: all rights reserved",
-                                               "identifier": "LicenseRef-Proprietary"}},
-                          "servers": [{"url": "/", "description": "this server"}],
-                          "components": {"securitySchemes": {
-                              "seat": {"type": "http", "scheme": "bearer",
-                                       "description": "A seat token from POST /v1/games/{id}/players"},
-                              "operator": {"type": "http", "scheme": "bearer",
-                                           "description": "The operator token (OPERATOR_TOKEN)"},
-                              "player": {"type": "http", "scheme": "bearer",
-                                         "description": "A player key from POST /v1/players"}}}},
+        API_TITLE="Talon",
+        API_VERSION=API_VERSION,
+        OPENAPI_VERSION="3.1.0",
+        API_SPEC_OPTIONS={
+            "info": {
+                "description": API_DESCRIPTION,
+                "contact": {"name": "Talon maintainers"},
+                "license": {"name": "Proprietary: all rights reserved", "identifier": "LicenseRef-Proprietary"},
+            },
+            "servers": [{"url": "/", "description": "this server"}],
+            "components": {
+                "securitySchemes": {
+                    "seat": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "A seat token from POST /v1/games/{id}/players",
+                    },
+                    "operator": {
+                        "type": "http",
+                        "scheme": "bearer",
+                        "description": "The operator token (OPERATOR_TOKEN)",
+                    },
+                    "player": {"type": "http", "scheme": "bearer", "description": "A player key from POST /v1/players"},
+                }
+            },
+        },
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
@@ -108,12 +129,21 @@ def create_app(settings: Settings | None = None) -> Flask:
     observability.init_app(app, application)
     headers.init_app(app)
     init_limits(app, settings, application.redis)
-    app.extensions["talon_botcap"] = BotMatchCap(
-        application.redis, application.store, f"{settings.key_prefix}:limits", settings.max_bot_matches_per_address,
-        settings.idle_expiry_s) if settings.rate_limits_enabled else None
+    app.extensions["talon_botcap"] = (
+        BotMatchCap(
+            application.redis,
+            application.store,
+            f"{settings.key_prefix}:limits",
+            settings.max_bot_matches_per_address,
+            settings.idle_expiry_s,
+        )
+        if settings.rate_limits_enabled
+        else None
+    )
     api = TalonApi(app, spec_kwargs={"marshmallow_plugin": schemas.Plugin()})
     schemas.register(api.spec)  # every schema and union as a component, before the routes
     from service.routes import docs, finished, games, health, hints, metrics, ops, players, rules, web
+
     for module in (games, players, ops, health, metrics):
         api.register_blueprint(module.blp)
     api.register_blueprint(hints.blp)  # GET /v1/games/{id}/hint
@@ -123,8 +153,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
-    app.wsgi_app = ParkingMiddleware(Admission(CloseAfterTooLarge(app.wsgi_app), settings.admission_slots),
-                                     app.extensions["talon_parking"])
+    app.wsgi_app = ParkingMiddleware(
+        Admission(CloseAfterTooLarge(app.wsgi_app), settings.admission_slots), app.extensions["talon_parking"]
+    )
     app.before_request(read_body_in_time)
     app.before_request(check_json_body)  # after the body is read, in time
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.

@@ -13,6 +13,7 @@ match is stored, or goes if the creation failed. Counting drops the matches that
 store's lobby fields say so) and placeholders older than PENDING_S (a process that died mid-creation).
 If Redis cannot be reached the cap is not checked: the creation itself will meet the outage.
 """
+
 from __future__ import annotations
 
 import logging
@@ -50,14 +51,17 @@ class BotMatchCap:
         key, placeholder = f"{self.prefix}:botmatches:{address}", f"{PENDING}{uuid.uuid4().hex}"
         try:
             running = self._count_with(key, placeholder)
-        except redis.RedisError as exc:   # fail open, as the rate limits do
+        except redis.RedisError as exc:  # fail open, as the rate limits do
             log.warning("bot-only match cap not checked: %s", exc)
             running = None
         if running is not None and running > self.cap:
             self._forget(key, placeholder)
-            raise Problem(429, "too-many-matches",
-                          f"this address runs {self.cap} bot-only matches already: wait for one to end",
-                          headers={"Retry-After": str(RETRY_AFTER_S)})
+            raise Problem(
+                429,
+                "too-many-matches",
+                f"this address runs {self.cap} bot-only matches already: wait for one to end",
+                headers={"Retry-After": str(RETRY_AFTER_S)},
+            )
         created: list[str] = []
         try:
             yield created
@@ -70,8 +74,11 @@ class BotMatchCap:
         members = [m.decode() for m in self.client.zrange(key, 0, -1, withscores=False)]
         games = [m for m in members if not m.startswith(PENDING)]
         over = [g for g, meta in zip(games, self.store.metas(games)) if meta.get("status", "finished") == "finished"]
-        stale = [m for m, at in self.client.zrange(key, 0, -1, withscores=True)
-                 if m.decode().startswith(PENDING) and at < now - PENDING_S]
+        stale = [
+            m
+            for m, at in self.client.zrange(key, 0, -1, withscores=True)
+            if m.decode().startswith(PENDING) and at < now - PENDING_S
+        ]
         if over or stale:
             self.client.zrem(key, *over, *stale)
         return len(members) - len(over) - len(stale)

@@ -13,6 +13,7 @@ connections every RENEW_S (one pipeline), so a lease outlives its connection onl
 with it, and then by at most LEASE_S. If Redis cannot be reached the cap is not checked (the request
 itself will meet the outage), as with the rate limits.
 """
+
 from __future__ import annotations
 
 import logging
@@ -82,7 +83,7 @@ class Caps:
         self._open: dict[str, Lease] = {}
         self._lock = threading.Lock()
         self._renewer: threading.Thread | None = None
-        self._process = os.urandom(6).hex()   # lease members unique across processes and hosts
+        self._process = os.urandom(6).hex()  # lease members unique across processes and hosts
         self._count = 0
 
     def take(self, kind: str, address: str, cap: int) -> Lease | None:
@@ -127,9 +128,10 @@ class Caps:
             with self._lock:
                 leases = list(self._open.values())
             for start in range(0, len(leases), 500):
-                batch = leases[start:start + 500]
+                batch = leases[start : start + 500]
                 try:
-                    self._renew(keys=[lease.key for lease in batch],
-                                args=[LEASE_S * 1000, *(lease.member for lease in batch)])
+                    self._renew(
+                        keys=[lease.key for lease in batch], args=[LEASE_S * 1000, *(lease.member for lease in batch)]
+                    )
                 except redis.RedisError as exc:
                     log.warning("connection leases not renewed: %s", exc)

@@ -1,15 +1,16 @@
 """The `talon` command for operators (REDIS_URL and TALON_KEY_PREFIX from the environment):
 
-    talon audit GAME_ID [--json]          exit 0: the log verifies; 1: it does not; 2: no such game
-    talon export GAME_ID > game.jsonl     the game's full log as JSON Lines (a header, then one entry a line)
-    talon import game.jsonl [--force]     into this Redis (refuses an existing id, or a broken chain
-                                          unless --force); `-` reads standard input
-    talon rebuild                         recompute ratings, histories and leaderboards from the event
-                                          logs alone (app/projections.py); readers keep the old ones
-                                          until the new ones have caught up
-    talon abandon GAME_ID                 end a waiting or running match now (match_abandoned, by
-                                          "operator"); exit 1: it is finished already; 2: no such game
+talon audit GAME_ID [--json]          exit 0: the log verifies; 1: it does not; 2: no such game
+talon export GAME_ID > game.jsonl     the game's full log as JSON Lines (a header, then one entry a line)
+talon import game.jsonl [--force]     into this Redis (refuses an existing id, or a broken chain
+                                      unless --force); `-` reads standard input
+talon rebuild                         recompute ratings, histories and leaderboards from the event
+                                      logs alone (app/projections.py); readers keep the old ones
+                                      until the new ones have caught up
+talon abandon GAME_ID                 end a waiting or running match now (match_abandoned, by
+                                      "operator"); exit 1: it is finished already; 2: no such game
 """
+
 from __future__ import annotations
 
 import argparse
@@ -32,7 +33,9 @@ def _store() -> EventStore:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="talon", description="Talon operations: audit, export, import, rebuild, abandon")
+    parser = argparse.ArgumentParser(
+        prog="talon", description="Talon operations: audit, export, import, rebuild, abandon"
+    )
     commands = parser.add_subparsers(dest="command", required=True)
     audit_cmd = commands.add_parser("audit", help="verify one game's log (chain, commitments, replay, cards)")
     audit_cmd.add_argument("game_id")
@@ -70,16 +73,18 @@ def _audit(args) -> int:
 
 def summary(report: dict) -> str:
     checks = report["checks"]
-    lines = [f"game {report['game_id']}: {report['events']} events, head {report['head']['version']} "
-             f"{(report['head']['hash'] or '')[:12]}  ({report['elapsed_ms']} ms)",
-             f"  chain         {'ok' if checks['chain']['ok'] else 'BROKEN'}",
-             f"  replay        {'ok' if checks['replay']['ok'] else 'BROKEN'}: "
-             f"{checks['replay']['events_reproduced']} events reproduced, {checks['replay']['rounds_scored']} rounds "
-             f"scored, match result {checks['replay']['match_result']}",
-             f"  commitments   {'ok' if checks['commitments']['ok'] else 'BROKEN'}: "
-             f"{checks['commitments']['deals']} deals, {checks['commitments']['revealed']} revealed, "
-             f"{checks['commitments']['pending']} in play",
-             f"  conservation  {'ok' if checks['conservation']['ok'] else 'BROKEN'}: {checks['conservation']['deals']} deals"]
+    lines = [
+        f"game {report['game_id']}: {report['events']} events, head {report['head']['version']} "
+        f"{(report['head']['hash'] or '')[:12]}  ({report['elapsed_ms']} ms)",
+        f"  chain         {'ok' if checks['chain']['ok'] else 'BROKEN'}",
+        f"  replay        {'ok' if checks['replay']['ok'] else 'BROKEN'}: "
+        f"{checks['replay']['events_reproduced']} events reproduced, {checks['replay']['rounds_scored']} rounds "
+        f"scored, match result {checks['replay']['match_result']}",
+        f"  commitments   {'ok' if checks['commitments']['ok'] else 'BROKEN'}: "
+        f"{checks['commitments']['deals']} deals, {checks['commitments']['revealed']} revealed, "
+        f"{checks['commitments']['pending']} in play",
+        f"  conservation  {'ok' if checks['conservation']['ok'] else 'BROKEN'}: {checks['conservation']['deals']} deals",
+    ]
     if report["first_broken"]:
         first = report["first_broken"]
         lines.append(f"FIRST BROKEN EVENT: {first['version']} ({first['check']}): {first['detail']}")
@@ -116,9 +121,11 @@ def _rebuild(args) -> int:
     # before the feed's start is missing (the incremental projection recorded it when it ended).
     _, finished = app.store.lobby("finished", 0, 1)
     if finished > recorded:
-        print(f"talon: warning: {finished} finished matches in the lobby but {recorded} match ends in the "
-              f"global feed: the feed was trimmed past the oldest ones, which the rebuild could not read",
-              file=sys.stderr)
+        print(
+            f"talon: warning: {finished} finished matches in the lobby but {recorded} match ends in the "
+            f"global feed: the feed was trimmed past the oldest ones, which the rebuild could not read",
+            file=sys.stderr,
+        )
     return 0
 
 

@@ -13,6 +13,7 @@ and no connection holds an OS thread. Three things need the loop itself, through
 Without gevent (the Flask test client, a plain WSGI server) they fall back to doing nothing special:
 no watcher, no deadline, work runs inline.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -32,6 +33,7 @@ def _gevent():
     if not monkey.is_module_patched("socket"):
         return None
     import gevent
+
     return gevent
 
 
@@ -63,6 +65,7 @@ def spawn(work: Callable[..., Any], *args: Any, name: str = "") -> None:
         gevent.spawn(work, *args)
     else:
         import threading
+
         threading.Thread(target=work, args=args, name=name or None, daemon=True).start()
 
 

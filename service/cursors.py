@@ -7,6 +7,7 @@ an event's version, a feed entry's id, a lobby match's creation time and id (mat
 same millisecond are ordered by id), or a history match's position (its place among the recorded matches). A cursor of another list, or none at all, is refused with 400
 `invalid-request` naming the `cursor` parameter.
 """
+
 from __future__ import annotations
 
 import base64
@@ -16,9 +17,12 @@ import re
 from service.problems import invalid_request
 
 EVENTS, LOBBY, FEED, HISTORY = "e", "l", "f", "h"
-_POSITION = {EVENTS: re.compile(r"[0-9]{1,13}"), FEED: re.compile(r"[0-9]{1,20}-[0-9]{1,20}"),
-             HISTORY: re.compile(r"start|[0-9]{1,15}"),
-             LOBBY: re.compile(r"start|[0-9]{1,16}\.[A-Za-z0-9_-]{1,64}")}
+_POSITION = {
+    EVENTS: re.compile(r"[0-9]{1,13}"),
+    FEED: re.compile(r"[0-9]{1,20}-[0-9]{1,20}"),
+    HISTORY: re.compile(r"start|[0-9]{1,15}"),
+    LOBBY: re.compile(r"start|[0-9]{1,16}\.[A-Za-z0-9_-]{1,64}"),
+}
 
 
 def _encode(kind: str, scope: str, position: str) -> str:
@@ -33,10 +37,21 @@ def _decode(cursor: str, kind: str, scope: str) -> str:
         text = ""
     found_kind, _, rest = text.partition(":")
     found_scope, _, position = rest.rpartition(":")
-    if found_kind != kind or found_scope != scope or not _POSITION[kind].fullmatch(position) \
-            or not _in_range(kind, position):
-        raise invalid_request([{"in": "query", "field": "cursor",
-                                "detail": "not a cursor of this list: pass a page's next_cursor as it is"}])
+    if (
+        found_kind != kind
+        or found_scope != scope
+        or not _POSITION[kind].fullmatch(position)
+        or not _in_range(kind, position)
+    ):
+        raise invalid_request(
+            [
+                {
+                    "in": "query",
+                    "field": "cursor",
+                    "detail": "not a cursor of this list: pass a page's next_cursor as it is",
+                }
+            ]
+        )
     return position
 
 

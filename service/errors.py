@@ -1,4 +1,5 @@
 """One exception, one status: how the domain's refusals become problem+json responses."""
+
 from __future__ import annotations
 
 import logging
@@ -75,30 +76,44 @@ REQUEST_FIELDS = ("game", "seats", "decks", "seed")
 
 def _option(exc: OptionError):
     field = exc.field if exc.field in REQUEST_FIELDS else f"options.{exc.field}"
-    return problem_response(Problem(422, "invalid-option", exc.detail,
-                                    errors=[{"in": "body", "field": field, "detail": exc.detail}]))
+    return problem_response(
+        Problem(422, "invalid-option", exc.detail, errors=[{"in": "body", "field": field, "detail": exc.detail}])
+    )
 
 
 def _version_mismatch(exc: VersionMismatch):
-    return problem_response(Problem(412, "version-mismatch",
-                                    f"If-Match does not match the current version {exc.current_version}",
-                                    current_version=exc.current_version))
+    return problem_response(
+        Problem(
+            412,
+            "version-mismatch",
+            f"If-Match does not match the current version {exc.current_version}",
+            current_version=exc.current_version,
+        )
+    )
 
 
 def _version_conflict(exc: VersionConflict):
-    return problem_response(Problem(409, "busy", "the game moved on while this request was decided; try again",
-                                    current_version=exc.current_version))
+    return problem_response(
+        Problem(
+            409,
+            "busy",
+            "the game moved on while this request was decided; try again",
+            current_version=exc.current_version,
+        )
+    )
 
 
 def _idempotency(exc: IdempotencyKeyReused):
-    return problem_response(Problem(409, "idempotency-key-reused",
-                                    "this Idempotency-Key was used before with another request"))
+    return problem_response(
+        Problem(409, "idempotency-key-reused", "this Idempotency-Key was used before with another request")
+    )
 
 
 def _redis_down(exc: redis.RedisError):
     log.warning("redis unavailable: %s", exc)
-    return problem_response(Problem(503, "unavailable", "storage is unreachable; try again shortly",
-                                    headers={"Retry-After": "2"}))
+    return problem_response(
+        Problem(503, "unavailable", "storage is unreachable; try again shortly", headers={"Retry-After": "2"})
+    )
 
 
 STORAGE_FULL_RETRY_S = 5
@@ -108,8 +123,14 @@ def _redis_refused_write(exc: redis.RedisError):
     """Redis refuses writes while it is out of memory (`maxmemory` with `noeviction`, deploy/README) or is
     a read-only replica (during a failover): nothing was written, and a retry may succeed."""
     log.warning("redis refused a write: %s", exc)
-    return problem_response(Problem(503, "unavailable", "storage refuses writes for now; try again shortly",
-                                    headers={"Retry-After": str(STORAGE_FULL_RETRY_S)}))
+    return problem_response(
+        Problem(
+            503,
+            "unavailable",
+            "storage refuses writes for now; try again shortly",
+            headers={"Retry-After": str(STORAGE_FULL_RETRY_S)},
+        )
+    )
 
 
 def _unexpected(exc: Exception):
@@ -118,12 +139,24 @@ def _unexpected(exc: Exception):
 
 
 HANDLERS = {
-    Problem: _problem, UnknownGame: _unknown_game, UnknownPlayer: _unknown_player, ActionShapeError: _shape,
-    NotYourTurn: _not_your_turn, StateConflict: _not_active, NotActive: _not_active, NotFinished: _not_finished,
+    Problem: _problem,
+    UnknownGame: _unknown_game,
+    UnknownPlayer: _unknown_player,
+    ActionShapeError: _shape,
+    NotYourTurn: _not_your_turn,
+    StateConflict: _not_active,
+    NotActive: _not_active,
+    NotFinished: _not_finished,
     SeatUnavailable: _seat_unavailable,
-    RuleError: _rule, JoinCodeRefused: _join_code, OptionError: _option, VersionMismatch: _version_mismatch,
-    VersionConflict: _version_conflict, IdempotencyKeyReused: _idempotency,
-    redis.ConnectionError: _redis_down, redis.TimeoutError: _redis_down,
-    redis.exceptions.OutOfMemoryError: _redis_refused_write, redis.exceptions.ReadOnlyError: _redis_refused_write,
+    RuleError: _rule,
+    JoinCodeRefused: _join_code,
+    OptionError: _option,
+    VersionMismatch: _version_mismatch,
+    VersionConflict: _version_conflict,
+    IdempotencyKeyReused: _idempotency,
+    redis.ConnectionError: _redis_down,
+    redis.TimeoutError: _redis_down,
+    redis.exceptions.OutOfMemoryError: _redis_refused_write,
+    redis.exceptions.ReadOnlyError: _redis_refused_write,
     Exception: _unexpected,
 }

@@ -1,5 +1,6 @@
 """Examples for the OpenAPI document: a Sixty-Six view, a rematch and a replay step, worked out by the
 pure engine from a fixed seed (the same every time), so each example has the shape the code gives it."""
+
 from __future__ import annotations
 
 from games import table as tables
@@ -7,8 +8,13 @@ from games.replay import fold, replay_step
 
 
 def _view() -> dict:
-    events = tables.create("5d1c0e7f9a2b4c3d", "sixty-six", {"first_dealer": 1},
-                           [{"kind": "human"}, {"kind": "bot", "level": "basic"}], seed=7)
+    events = tables.create(
+        "5d1c0e7f9a2b4c3d",
+        "sixty-six",
+        {"first_dealer": 1},
+        [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+        seed=7,
+    )
     table = None
     for event in events:
         table = tables.evolve(table, event)
@@ -22,8 +28,13 @@ VIEW = _view()
 
 def _played_out() -> list[dict]:
     """A short all-bots match of Sixty-Six (one game point wins it), played to its end."""
-    events = tables.create("5d1c0e7f9a2b4c3d", "sixty-six", {"first_dealer": 1, "match_target": 1},
-                           [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}], seed=7)
+    events = tables.create(
+        "5d1c0e7f9a2b4c3d",
+        "sixty-six",
+        {"first_dealer": 1, "match_target": 1},
+        [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}],
+        seed=7,
+    )
     table = fold(events)
     while not table.finished:
         work = tables.owed_work(table)
@@ -40,13 +51,23 @@ def _replay() -> dict:
 
 
 def _rematch() -> dict:
-    created = tables.create("9f0e1d2c3b4a5968", "sixty-six", {"first_dealer": 0}, [{"kind": "human", "reserved": True},
-                            {"kind": "bot", "level": "basic"}], seed=8, rematch_of="5d1c0e7f9a2b4c3d")
+    created = tables.create(
+        "9f0e1d2c3b4a5968",
+        "sixty-six",
+        {"first_dealer": 0},
+        [{"kind": "human", "reserved": True}, {"kind": "bot", "level": "basic"}],
+        seed=8,
+        rematch_of="5d1c0e7f9a2b4c3d",
+    )
     table = fold(created)
     for event in tables.claim_seat(table, 0, "Ana", "0" * 64, reserved_ok=True):
         table = tables.evolve(table, event)
-    return {"game_id": table.game_id, "seat": 0, "token": "9f0e1d2c3b4a5968.kY3v-example-token",
-            "view": tables.seat_view(table, 0)}
+    return {
+        "game_id": table.game_id,
+        "seat": 0,
+        "token": "9f0e1d2c3b4a5968.kY3v-example-token",
+        "view": tables.seat_view(table, 0),
+    }
 
 
 REPLAY = _replay()

@@ -7,18 +7,21 @@ it (service/static/js/dom.js never sets a `style` attribute), the rules pages li
 the API reference loads its start-up script from a file. Seat tokens live in the page's localStorage:
 with no foreign or inline script running there, an injection cannot read them.
 """
+
 from __future__ import annotations
 
 from flask import Flask, Response
 
-CONTENT_SECURITY_POLICY = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
-                           "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
-                           "form-action 'self'; frame-ancestors 'none'")
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "connect-src 'self'; font-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
 SECURITY_HEADERS = (
     ("Content-Security-Policy", CONTENT_SECURITY_POLICY),
-    ("X-Frame-Options", "DENY"),                 # frame-ancestors for browsers that predate it
+    ("X-Frame-Options", "DENY"),  # frame-ancestors for browsers that predate it
     ("X-Content-Type-Options", "nosniff"),
-    ("Referrer-Policy", "no-referrer"),          # a share link's game id stays on the page
+    ("Referrer-Policy", "no-referrer"),  # a share link's game id stays on the page
 )
 
 

@@ -1,4 +1,5 @@
 """Request helpers shared by the routes: the application, the caller's identity, JSON responses."""
+
 from __future__ import annotations
 
 import hmac
@@ -85,8 +86,12 @@ def hold_connection(kind: str, cap: int) -> Held:
     try:
         lease = current_app.extensions["talon_caps"].take(kind, request.remote_addr or "unknown", cap)
     except AtCapacity as full:
-        raise Problem(429, "too-many-connections", f"this address holds {full.cap} open {kind} already; "
-                      "close one or retry later", headers={"Retry-After": str(CAPACITY_RETRY_S)}) from None
+        raise Problem(
+            429,
+            "too-many-connections",
+            f"this address holds {full.cap} open {kind} already; close one or retry later",
+            headers={"Retry-After": str(CAPACITY_RETRY_S)},
+        ) from None
     return Held(kind, lease)
 
 
@@ -96,12 +101,15 @@ def json_response(body, status: int = 200, headers: dict | None = None) -> Respo
     return Response(orjson.dumps(body), status=status, headers=headers, content_type="application/json")
 
 
-def view_response(table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None,
-                  extra: dict | None = None) -> Response:
+def view_response(
+    table: tables.Table, seat: int | None, status: int = 200, headers: dict | None = None, extra: dict | None = None
+) -> Response:
     """The view of `seat` (None: a spectator's), with `extra` fields (a private match's join code)."""
-    return json_response({**tables.seat_view(table, seat), **(extra or {})}, status,
-                         {"ETag": f'"{table.version}"', "Vary": "Authorization", "Cache-Control": "no-store",
-                          **(headers or {})})
+    return json_response(
+        {**tables.seat_view(table, seat), **(extra or {})},
+        status,
+        {"ETag": f'"{table.version}"', "Vary": "Authorization", "Cache-Control": "no-store", **(headers or {})},
+    )
 
 
 def read_body_in_time() -> None:
@@ -113,8 +121,9 @@ def read_body_in_time() -> None:
         with cooperative.deadline(settings().body_timeout_s):
             request.get_data(cache=True)
     except cooperative.Deadline:
-        raise Problem(408, "request-timeout", f"the request body did not arrive within "
-                                              f"{settings().body_timeout_s:g} s") from None
+        raise Problem(
+            408, "request-timeout", f"the request body did not arrive within {settings().body_timeout_s:g} s"
+        ) from None
 
 
 def unauthorized(detail: str) -> Problem:
@@ -123,7 +132,7 @@ def unauthorized(detail: str) -> Problem:
 
 @dataclass(frozen=True)
 class Caller:
-    seat: int | None = None     # the caller's seat at this table, if any
+    seat: int | None = None  # the caller's seat at this table, if any
     operator: bool = False
 
 
@@ -193,7 +202,7 @@ def require_operator() -> None:
 
 IF_MATCH_LIST = re.compile(r'\s*(?:(?:W/)?"[^"]*"\s*(?:,\s*|$))+')
 ENTITY_TAG = re.compile(r'(W/)?"([^"]*)"')
-ONE_VERSION = re.compile(r'\s*"([0-9]{1,12})"\s*')   # what clients send: the view's ETag
+ONE_VERSION = re.compile(r'\s*"([0-9]{1,12})"\s*')  # what clients send: the view's ETag
 BARE_VERSION = re.compile(r"\s*[0-9]{1,12}\s*")
 VERSION = re.compile(r"[0-9]{1,12}")
 
@@ -212,17 +221,16 @@ def if_match_versions() -> frozenset[int] | None:
     if BARE_VERSION.fullmatch(raw):
         return frozenset({int(raw)})
     if not IF_MATCH_LIST.fullmatch(raw):
-        raise invalid_request([{"in": "header", "field": "If-Match",
-                                "detail": 'list versions in quotes, e.g. "12"'}])
-    return frozenset(int(tag) for weak, tag in ENTITY_TAG.findall(raw)
-                     if not weak and VERSION.fullmatch(tag))
+        raise invalid_request([{"in": "header", "field": "If-Match", "detail": 'list versions in quotes, e.g. "12"'}])
+    return frozenset(int(tag) for weak, tag in ENTITY_TAG.findall(raw) if not weak and VERSION.fullmatch(tag))
 
 
 def idempotency_key() -> str | None:
     key = request.headers.get("Idempotency-Key")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
-        raise invalid_request([{"in": "header", "field": "Idempotency-Key",
-                                "detail": "1 to 128 of A-Z a-z 0-9 _ . : -"}])
+        raise invalid_request(
+            [{"in": "header", "field": "Idempotency-Key", "detail": "1 to 128 of A-Z a-z 0-9 _ . : -"}]
+        )
     return key
 
 
@@ -249,8 +257,9 @@ def check_json_body() -> None:
     except orjson.JSONDecodeError as bad:
         raise invalid_request([{"in": "body", "field": "", "detail": f"not valid JSON: {bad}"}]) from None
     if _too_deep(body):
-        raise invalid_request([{"in": "body", "field": "",
-                                "detail": f"JSON nested deeper than {MAX_JSON_DEPTH} levels"}])
+        raise invalid_request(
+            [{"in": "body", "field": "", "detail": f"JSON nested deeper than {MAX_JSON_DEPTH} levels"}]
+        )
     g.talon_json = body
 
 
@@ -278,8 +287,15 @@ def load_body(union):
     """The JSON body loaded as one member of `union` (a request body that is a union: an action, a new
     match); 400 `invalid-request` with `errors` when it is not JSON or matches no member."""
     if not request.is_json:
-        raise invalid_request([{"in": "header", "field": "Content-Type",
-                                "detail": "send the body as JSON, with Content-Type: application/json"}])
+        raise invalid_request(
+            [
+                {
+                    "in": "header",
+                    "field": "Content-Type",
+                    "detail": "send the body as JSON, with Content-Type: application/json",
+                }
+            ]
+        )
     if "talon_json" not in g:
         raise invalid_request([{"in": "body", "field": "", "detail": "the body is empty: send a JSON object"}])
     try:
@@ -298,10 +314,14 @@ def arguments(schema, location: str = "json") -> dict:
     return Blueprint.ARGUMENTS_PARSER.parse(schema, location=location, error_status_code=400)
 
 
-RETRY_AFTER = {"Retry-After": {"description": "Seconds to wait before trying again",
-                               "schema": {"type": "integer", "minimum": 1}}}
-HEADERS = {401: {"WWW-Authenticate": {"description": "`Bearer realm=\"talon\"`", "schema": {"type": "string"}}},
-           429: RETRY_AFTER, 503: RETRY_AFTER}
+RETRY_AFTER = {
+    "Retry-After": {"description": "Seconds to wait before trying again", "schema": {"type": "integer", "minimum": 1}}
+}
+HEADERS = {
+    401: {"WWW-Authenticate": {"description": '`Bearer realm="talon"`', "schema": {"type": "string"}}},
+    429: RETRY_AFTER,
+    503: RETRY_AFTER,
+}
 ALWAYS = ("internal-error", "unavailable")  # any route: an unexpected error, or storage out of reach
 
 
@@ -318,8 +338,7 @@ def problems(blp, *slugs: str):
 
 
 def _problem_response(slugs, headers: dict | None) -> dict:
-    response = {"description": _described(slugs),
-                "content": {PROBLEM_CONTENT_TYPE: {"schema": ProblemSchema}}}
+    response = {"description": _described(slugs), "content": {PROBLEM_CONTENT_TYPE: {"schema": ProblemSchema}}}
     if headers:
         response["headers"] = headers
     return response

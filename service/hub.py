@@ -24,6 +24,7 @@ instances each have their own hub; Redis is the only thing they share.
 A match is read until LINGER_S after its last waiter left (a reconnecting client finds it still there);
 when the hub stops (the process is stopping) every waiter is told so.
 """
+
 from __future__ import annotations
 
 import logging
@@ -40,13 +41,13 @@ from service import cooperative
 
 log = logging.getLogger("talon.hub")
 
-RECENT_EVENTS = 256     # kept per match: a subscriber this far behind reads the rest from the store
-LINGER_S = 5.0          # a match is read this long after its last waiter left
-RETRY_S = 1.0           # after a failed read (Redis away), a reader tries again after this
-CATCH_UP_PAGE = 500     # a subscriber behind the kept events reads them in pages of this many
-SHARED_BLOCK_S = 5.0    # a shared reader's longest block (bounds the wait of a match if an unblock is lost)
+RECENT_EVENTS = 256  # kept per match: a subscriber this far behind reads the rest from the store
+LINGER_S = 5.0  # a match is read this long after its last waiter left
+RETRY_S = 1.0  # after a failed read (Redis away), a reader tries again after this
+CATCH_UP_PAGE = 500  # a subscriber behind the kept events reads them in pages of this many
+SHARED_BLOCK_S = 5.0  # a shared reader's longest block (bounds the wait of a match if an unblock is lost)
 MATCHES_PER_READER = 16
-GATHER_S = 0.005        # a shared reader waits this long after a read that brought news, before the next
+GATHER_S = 0.005  # a shared reader waits this long after a read that brought news, before the next
 
 # (game id, events, the hash of the entry before the first of them as the store checked it, or None)
 EventsListener = Callable[[str, Sequence[StoredEvent], "str | None"], None]
@@ -116,8 +117,9 @@ class Watch:
     must not be held up: it should only write to sockets that do not block), `on_stop()` when the
     process stops."""
 
-    def __init__(self, hub: Hub, match: _Match, on_events: Callable[[list[StoredEvent]], None],
-                 on_stop: Callable[[], None]):
+    def __init__(
+        self, hub: Hub, match: _Match, on_events: Callable[[list[StoredEvent]], None], on_stop: Callable[[], None]
+    ):
         self.hub, self.match, self.on_events, self.on_stop = hub, match, on_events, on_stop
         self.closed = False
 
@@ -132,11 +134,11 @@ class _Match:
 
     def __init__(self, game_id: str, head: int):
         self.game_id = game_id
-        self.head = head                               # the newest version a reader has seen
-        self.head_hash: str | None = None              # its entry's hash, once a reader has read one
+        self.head = head  # the newest version a reader has seen
+        self.head_hash: str | None = None  # its entry's hash, once a reader has read one
         self.recent: deque[StoredEvent] = deque(maxlen=RECENT_EVENTS)
-        self.waiters: set = set()                      # Subscriptions and Watches
-        self.idle_since: float | None = None           # monotonic time its last waiter left
+        self.waiters: set = set()  # Subscriptions and Watches
+        self.idle_since: float | None = None  # monotonic time its last waiter left
         self.reader: _Reader | None = None
 
 
@@ -146,15 +148,17 @@ class _Reader:
     def __init__(self, hub: Hub, shared: bool):
         self.hub, self.shared = hub, shared
         self.matches: dict[str, _Match] = {}
-        self.client = redis.Redis(connection_pool=hub.store.client.connection_pool, single_connection_client=True) \
-            if shared else hub.store.client
-        self.store = EventStore(self.client, prefix=hub.store.prefix, max_block_s=hub.block_s) if shared \
-            else hub.store
+        self.client = (
+            redis.Redis(connection_pool=hub.store.client.connection_pool, single_connection_client=True)
+            if shared
+            else hub.store.client
+        )
+        self.store = EventStore(self.client, prefix=hub.store.prefix, max_block_s=hub.block_s) if shared else hub.store
         self.client_id: int | None = None
         self.blocked = False
         self.added = threading.Event()
-        self.generation = 0          # bumped by every add
-        self.read_generation = 0     # the generation the current read's streams were taken at
+        self.generation = 0  # bumped by every add
+        self.read_generation = 0  # the generation the current read's streams were taken at
         self.waking = False
 
     def add(self, match: _Match) -> None:
@@ -205,8 +209,11 @@ class _Reader:
             try:
                 if self.shared and self.client_id is None:
                     self.client_id = self.client.client_id()
-                found = self.store.wait_many(positions, SHARED_BLOCK_S if self.shared else self.hub.block_s,
-                                             until=lambda: self.hub.stopped or self.added.is_set())
+                found = self.store.wait_many(
+                    positions,
+                    SHARED_BLOCK_S if self.shared else self.hub.block_s,
+                    until=lambda: self.hub.stopped or self.added.is_set(),
+                )
             except (redis.RedisError, OSError) as exc:
                 self.client_id = None
                 log.warning("the hub could not read: %s", exc)
@@ -227,8 +234,9 @@ class _Reader:
         """(Under the hub's lock.) Where to read each match from; matches idle for LINGER_S are dropped."""
         positions = {}
         for game_id, match in list(self.matches.items()):
-            if self.hub.stopped or (not match.waiters and match.idle_since is not None
-                                    and time.monotonic() - match.idle_since >= LINGER_S):
+            if self.hub.stopped or (
+                not match.waiters and match.idle_since is not None and time.monotonic() - match.idle_since >= LINGER_S
+            ):
                 del self.matches[game_id]
                 self.hub._matches.pop(game_id, None)
                 continue
@@ -259,8 +267,9 @@ class Hub:
             self._join(match, subscription)
         return subscription
 
-    def watch(self, game_id: str, after: int, on_events: Callable[[list[StoredEvent]], None],
-              on_stop: Callable[[], None]) -> Watch:
+    def watch(
+        self, game_id: str, after: int, on_events: Callable[[list[StoredEvent]], None], on_stop: Callable[[], None]
+    ) -> Watch:
         """A place in the match's feed after version `after`, pushed to (see Watch). What the hub read of
         the match past `after` before the watch began is pushed at once."""
         with self.lock:

@@ -12,6 +12,7 @@ The algorithm is GCRA (generic cell rate algorithm): one key per subject holding
 arrival time of its next request. `N/period` allows N requests at once, then one per period/N. The
 time is Redis's own (TIME), so API instances with drifting clocks agree.
 """
+
 from __future__ import annotations
 
 import functools
@@ -74,8 +75,9 @@ class Limiter:
         """0 if this request is allowed (and counted), else the seconds until one would be."""
         period_us = rate.seconds * 1_000_000
         try:
-            wait_us = self._gcra(keys=[f"{self.prefix}:rate:{scope}:{subject}"],
-                                 args=[period_us // rate.count, period_us])
+            wait_us = self._gcra(
+                keys=[f"{self.prefix}:rate:{scope}:{subject}"], args=[period_us // rate.count, period_us]
+            )
         except redis.RedisError as exc:  # fail open: the request itself will meet the outage
             log.warning("rate limit not checked: %s", exc)
             return 0.0
@@ -113,8 +115,12 @@ class AuthFailures:
             log.warning("authentication failures not checked: %s", exc)
             return
         if failures is not None and int(failures) >= self.rate.count and ttl_ms > 0:
-            raise Problem(429, "too-many-requests", f"too many failed authentications from this address: at most "
-                          f"{self.rate}", headers={"Retry-After": str(max(1, math.ceil(ttl_ms / 1000)))})
+            raise Problem(
+                429,
+                "too-many-requests",
+                f"too many failed authentications from this address: at most {self.rate}",
+                headers={"Retry-After": str(max(1, math.ceil(ttl_ms / 1000)))},
+            )
 
     def failed(self) -> None:
         try:
@@ -124,11 +130,14 @@ class AuthFailures:
 
 
 def init_limits(app: Flask, config: Settings, client: redis.Redis) -> None:
-    app.extensions["talon_limiter"] = Limiter(client, f"{config.key_prefix}:limits") \
-        if config.rate_limits_enabled else None
-    app.extensions["talon_auth_failures"] = AuthFailures(client, f"{config.key_prefix}:limits",
-                                                         Rate.parse(config.rate_limit_auth_failures)) \
-        if config.rate_limits_enabled else None
+    app.extensions["talon_limiter"] = (
+        Limiter(client, f"{config.key_prefix}:limits") if config.rate_limits_enabled else None
+    )
+    app.extensions["talon_auth_failures"] = (
+        AuthFailures(client, f"{config.key_prefix}:limits", Rate.parse(config.rate_limit_auth_failures))
+        if config.rate_limits_enabled
+        else None
+    )
     for text in (config.rate_limit_create, config.rate_limit_join, config.rate_limit_actions):
         Rate.parse(text)  # a typo in the configuration stops the start, not the first request
 
@@ -139,6 +148,7 @@ def _address() -> str:
 
 def limited(scope: str, rate_of: Callable[[Settings], str], subject: Callable[[], str]):
     """A route decorator: 429 with Retry-After once `subject()` exceeds its rate in `scope`."""
+
     def decorate(view):
         @functools.wraps(view)
         def wrapper(*args, **kwargs):
@@ -147,10 +157,16 @@ def limited(scope: str, rate_of: Callable[[Settings], str], subject: Callable[[]
                 rate = Rate.parse(rate_of(current_app.extensions["talon_settings"]))
                 wait = limiter.retry_after(scope, subject(), rate)
                 if wait > 0:
-                    raise Problem(429, "too-many-requests", f"rate limit exceeded: {rate}",
-                                  headers={"Retry-After": str(max(1, math.ceil(wait)))})
+                    raise Problem(
+                        429,
+                        "too-many-requests",
+                        f"rate limit exceeded: {rate}",
+                        headers={"Retry-After": str(max(1, math.ceil(wait)))},
+                    )
             return view(*args, **kwargs)
+
         return wrapper
+
     return decorate
 
 

@@ -6,6 +6,7 @@ and `seat`; requests are logged by route and path without the query string (a st
 there), and no header is logged. The application's own logs and metrics, and the multiprocess
 aggregation, are app/telemetry.py's.
 """
+
 from __future__ import annotations
 
 import contextvars
@@ -25,10 +26,15 @@ log = logging.getLogger("talon.http")
 
 LATENCY_BUCKETS = (0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 300)
 HTTP_REQUESTS = Counter("talon_http_requests_total", "HTTP requests answered", ["method", "route", "status"])
-HTTP_LATENCY = Histogram("talon_http_request_duration_seconds", "Time to answer an HTTP request",
-                         ["method", "route"], buckets=LATENCY_BUCKETS)
-LIVE_CONNECTIONS = Gauge("talon_live_connections", "Event streams and long-polls held now", ["kind"],
-                         multiprocess_mode="livesum")
+HTTP_LATENCY = Histogram(
+    "talon_http_request_duration_seconds",
+    "Time to answer an HTTP request",
+    ["method", "route"],
+    buckets=LATENCY_BUCKETS,
+)
+LIVE_CONNECTIONS = Gauge(
+    "talon_live_connections", "Event streams and long-polls held now", ["kind"], multiprocess_mode="livesum"
+)
 
 _started: contextvars.ContextVar[float | None] = contextvars.ContextVar("started", default=None)
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
@@ -46,8 +52,7 @@ def init_app(app: Flask, application: Application) -> None:
     """JSON logs with request context, request metrics, append counters, and what GET /metrics adds."""
     telemetry.configure_logging(application.settings)
     telemetry.install_metrics()
-    app.extensions["talon_metrics"] = telemetry.QueueCollector(application.jobs.depths,
-                                                               application.settings.queue_name)
+    app.extensions["talon_metrics"] = telemetry.QueueCollector(application.jobs.depths, application.settings.queue_name)
 
     @app.before_request
     def _start():
@@ -71,8 +76,16 @@ def init_app(app: Flask, application: Application) -> None:
             latency.observe(elapsed)
         response.headers.add("X-Request-ID", logformat.request_id.get() or "")  # no route sets one: no need to replace
         if log.isEnabledFor(logging.INFO):
-            log.info("request", extra={"method": request.method, "route": route, "path": request.path,
-                                       "status": response.status_code, "duration_ms": round(elapsed * 1000, 2)})
+            log.info(
+                "request",
+                extra={
+                    "method": request.method,
+                    "route": route,
+                    "path": request.path,
+                    "status": response.status_code,
+                    "duration_ms": round(elapsed * 1000, 2),
+                },
+            )
         return response
 
     @app.teardown_request

@@ -1,4 +1,5 @@
 """`python -m service.openapi` prints the OpenAPI document generated from the code (make openapi)."""
+
 from __future__ import annotations
 
 import json
@@ -22,7 +23,8 @@ def without_unused_schemas(spec: dict) -> dict:
     schemas = spec.get("components", {}).get("schemas", {})
     while True:
         text = json.dumps({k: v for k, v in spec.items() if k != "components"}) + json.dumps(
-            {k: v for k, v in spec["components"].items()})
+            {k: v for k, v in spec["components"].items()}
+        )
         unused = [name for name in schemas if f'"#/components/schemas/{name}"' not in text]
         if not unused:
             return spec

@@ -27,6 +27,7 @@ delimited by closing the connection for HTTP/1.0; either way the connection clos
 A stream ends as it does unparked (service/stream.py): after the events of a finished match, at once on
 a reset of its seat, at its time limit, when its client goes away, or when the process stops.
 """
+
 from __future__ import annotations
 
 import errno
@@ -41,10 +42,10 @@ from events.store import EventStore, StoredEvent
 
 log = logging.getLogger("talon.parking")
 
-MAX_PENDING = 256 * 1024     # bytes a client may leave unread before it is dropped as too slow
-TICK_S = 1.0                 # how often heartbeats and time limits are looked at
+MAX_PENDING = 256 * 1024  # bytes a client may leave unread before it is dropped as too slow
+TICK_S = 1.0  # how often heartbeats and time limits are looked at
 CATCH_UP_PAGE = 500
-YIELD_EVERY = 256             # streams served in one go before a fan-out lets other greenlets run
+YIELD_EVERY = 256  # streams served in one go before a fan-out lets other greenlets run
 _GONE = (errno.EPIPE, errno.ECONNRESET, errno.ENOTCONN, errno.EBADF)
 
 
@@ -57,16 +58,42 @@ def gevent_loop():
     if not monkey.is_module_patched("socket"):
         return None
     import gevent
+
     return gevent
 
 
 class Parked:
     """One parked stream."""
-    __slots__ = ("sock", "fd", "chunked", "lot", "seat", "operator", "authorized_at", "cursor", "deadline",
-                 "quiet_since", "pending", "closed", "on_close", "answer", "then_close")
 
-    def __init__(self, sock, chunked: bool, seat: int | None, operator: bool, authorized_at: int, cursor: int,
-                 deadline: float, on_close: Callable[[], None] | None):
+    __slots__ = (
+        "sock",
+        "fd",
+        "chunked",
+        "lot",
+        "seat",
+        "operator",
+        "authorized_at",
+        "cursor",
+        "deadline",
+        "quiet_since",
+        "pending",
+        "closed",
+        "on_close",
+        "answer",
+        "then_close",
+    )
+
+    def __init__(
+        self,
+        sock,
+        chunked: bool,
+        seat: int | None,
+        operator: bool,
+        authorized_at: int,
+        cursor: int,
+        deadline: float,
+        on_close: Callable[[], None] | None,
+    ):
         self.sock, self.fd, self.chunked = sock, sock.fileno(), chunked
         self.lot: _Lot | None = None
         self.seat, self.operator, self.authorized_at = seat, operator, authorized_at
@@ -75,12 +102,13 @@ class Parked:
         self.pending = b""
         self.closed = False
         self.on_close = on_close
-        self.answer: Callable[[], bytes] | None = None   # a parked long-poll: its answer, made when it is due
-        self.then_close = False                           # close once what is pending has been sent
+        self.answer: Callable[[], bytes] | None = None  # a parked long-poll: its answer, made when it is due
+        self.then_close = False  # close once what is pending has been sent
 
 
 class _Lot:
     """The parked streams and long-polls of one match in this process, fed by a watch on the hub."""
+
     __slots__ = ("game_id", "game", "streams", "cursor", "watch")
 
     def __init__(self, game_id: str, game: str, cursor: int):
@@ -89,9 +117,15 @@ class _Lot:
 
 
 class Parking:
-    def __init__(self, hub, store: EventStore, render: Callable[[str, StoredEvent, int | None, bool], bytes],
-                 revoked: Callable[[StoredEvent, int | None, int], bool], terminal: frozenset[str],
-                 keepalive_s: float):
+    def __init__(
+        self,
+        hub,
+        store: EventStore,
+        render: Callable[[str, StoredEvent, int | None, bool], bytes],
+        revoked: Callable[[StoredEvent, int | None, int], bool],
+        terminal: frozenset[str],
+        keepalive_s: float,
+    ):
         """`render(game, event, seat, operator)` is an event's message as that caller may see it;
         `revoked(event, seat, authorized_at)` says when an event ends a seat's stream; `terminal` are the
         event types after which a match writes nothing more."""
@@ -102,33 +136,60 @@ class Parking:
         self._all: set[Parked] = set()
         self._ticker = None
         self._raw_socket = None
-        self._poller = None            # select.poll of every parked socket (the unpatched one)
+        self._poller = None  # select.poll of every parked socket (the unpatched one)
         self._by_fd: dict[int, Parked] = {}
 
     @property
     def streams(self) -> int:
         return len(self._all)
 
-    def park(self, client_sock, chunked: bool, game_id: str, game: str, seat: int | None, operator: bool,
-             authorized_at: int, cursor: int, max_s: float, head: bytes, body: bytes,
-             on_close: Callable[[], None]) -> None:
+    def park(
+        self,
+        client_sock,
+        chunked: bool,
+        game_id: str,
+        game: str,
+        seat: int | None,
+        operator: bool,
+        authorized_at: int,
+        cursor: int,
+        max_s: float,
+        head: bytes,
+        body: bytes,
+        on_close: Callable[[], None],
+    ) -> None:
         """Takes over the stream: writes `head` (the response's status line and headers) and `body` (what
         the client caught up with, up to version `cursor`) to a duplicate of `client_sock`, and keeps
         feeding it, in chunks if `chunked`."""
-        stream = Parked(self._duplicate(client_sock), chunked, seat, operator, authorized_at, cursor,
-                        time.monotonic() + max_s, on_close)
+        stream = Parked(
+            self._duplicate(client_sock),
+            chunked,
+            seat,
+            operator,
+            authorized_at,
+            cursor,
+            time.monotonic() + max_s,
+            on_close,
+        )
         self._add(stream)
         self._send(stream, head)
         self._write(stream, body)
         self._join(stream, game_id, game)
 
-    def park_poll(self, client_sock, game_id: str, game: str, version: int, wait_s: float,
-                  answer: Callable[[], bytes], on_close: Callable[[], None]) -> None:
+    def park_poll(
+        self,
+        client_sock,
+        game_id: str,
+        game: str,
+        version: int,
+        wait_s: float,
+        answer: Callable[[], bytes],
+        on_close: Callable[[], None],
+    ) -> None:
         """Takes over a long-poll that waits past `version`: once the match has moved on, the wait is
         over or the process stops, `answer()` (the whole HTTP response, made by running the request
         again without its wait) is sent and the connection closed."""
-        poll = Parked(self._duplicate(client_sock), False, None, False, 0, version, time.monotonic() + wait_s,
-                      on_close)
+        poll = Parked(self._duplicate(client_sock), False, None, False, 0, version, time.monotonic() + wait_s, on_close)
         poll.answer = answer
         self._add(poll)
         self._join(poll, game_id, game)
@@ -136,6 +197,7 @@ class Parking:
     def _add(self, stream: Parked) -> None:
         if self._poller is None:
             from gevent import monkey
+
             self._poller = monkey.get_original("select", "poll")()
             self._ticker = gevent_loop().spawn(self._tick)
         self._all.add(stream)
@@ -154,11 +216,12 @@ class Parking:
         while not stream.closed:
             lot = self._lots.get(game_id)
             if lot is not None and lot.cursor > stream.cursor and stream.answer is not None:
-                self._respond(stream)   # the match moved on while the poll was being parked
+                self._respond(stream)  # the match moved on while the poll was being parked
                 return
             if lot is not None and lot.cursor > stream.cursor:
-                events = self.store.read(game_id, after=stream.cursor,
-                                         limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor))
+                events = self.store.read(
+                    game_id, after=stream.cursor, limit=min(CATCH_UP_PAGE, lot.cursor - stream.cursor)
+                )
                 if not self._deliver(stream, game, events):
                     return
                 continue
@@ -168,9 +231,13 @@ class Parking:
                 # hub read of the match past the stream's cursor.
                 lot = stream.lot = self._lots[game_id] = _Lot(game_id, game, stream.cursor)
                 lot.streams.add(stream)
-                lot.watch = self.hub.watch(game_id, stream.cursor, lambda events, lot=lot: self._arrived(lot, events),
-                                           lambda lot=lot: self._stopped(lot))
-                if self._lots.get(game_id) is not lot:   # what the watch pushed at once ended the lot
+                lot.watch = self.hub.watch(
+                    game_id,
+                    stream.cursor,
+                    lambda events, lot=lot: self._arrived(lot, events),
+                    lambda lot=lot: self._stopped(lot),
+                )
+                if self._lots.get(game_id) is not lot:  # what the watch pushed at once ended the lot
                     lot.watch.close()
                 return
             lot.streams.add(stream)
@@ -235,6 +302,7 @@ class Parking:
     def _duplicate(self, client_sock):
         if self._raw_socket is None:
             from gevent import monkey
+
             self._raw_socket = monkey.get_original("socket", "socket")
         sock = self._raw_socket(fileno=os.dup(client_sock.fileno()))
         sock.setblocking(False)
@@ -295,7 +363,7 @@ class Parking:
             gone = True
         if gone:
             self._close_soon(stream)
-        else:   # a client that sends more on an event stream: not watched any more, left to its time limit
+        else:  # a client that sends more on an event stream: not watched any more, left to its time limit
             self._poller.modify(stream.fd, select.POLLOUT if stream.pending else 0)
 
     # -- ending -------------------------------------------------------------------------------------------
@@ -306,7 +374,7 @@ class Parking:
         self._leave(stream)
         if stream.chunked and stream.answer is None:
             self._send(stream, b"0\r\n\r\n")
-            stream.chunked = False   # the last chunk is out: _close adds none
+            stream.chunked = False  # the last chunk is out: _close adds none
         stream.deadline = 0.0
         gevent_loop().spawn(self._close, stream)
 
@@ -329,7 +397,7 @@ class Parking:
             log.warning("a parked long-poll could not be answered", exc_info=True)
             self._close(poll)
             return
-        self._release(poll)   # before the answer goes out: the client's next long-poll may come at once
+        self._release(poll)  # before the answer goes out: the client's next long-poll may come at once
         self._send(poll, response)
         if poll.pending:
             poll.then_close = True
@@ -349,7 +417,7 @@ class Parking:
         client having gone or being too slow."""
         if stream.closed:
             return
-        self._release(stream)     # before the client can see the end: it may reconnect at once
+        self._release(stream)  # before the client can see the end: it may reconnect at once
         if ended and stream.chunked:
             self._send(stream, b"0\r\n\r\n")
         stream.closed = True
@@ -358,7 +426,7 @@ class Parking:
         if self._by_fd.get(stream.fd) is stream:
             del self._by_fd[stream.fd]
             self._poller.unregister(stream.fd)
-        self._flush(stream)       # the last events (a match's end) go out if the socket takes them now
+        self._flush(stream)  # the last events (a match's end) go out if the socket takes them now
         try:
             stream.sock.close()
         except OSError:
@@ -407,24 +475,35 @@ class Parking:
 
 # -- the hand-over from the request -----------------------------------------------------------------
 
-PLAN = "talon.park"        # the environ key a route sets to have its response parked
-POLL = "talon.park-poll"   # ... to have its long-poll parked (and answered by running it again later)
-AGAIN = "talon.again"      # set on the request run again for a parked long-poll: answer, do not wait
+PLAN = "talon.park"  # the environ key a route sets to have its response parked
+POLL = "talon.park-poll"  # ... to have its long-poll parked (and answered by running it again later)
+AGAIN = "talon.again"  # set on the request run again for a parked long-poll: answer, do not wait
 HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
 
 
 class Plan:
     """What a route asks to park: set as environ[PLAN]; the response it returns is the stream's head."""
+
     __slots__ = ("game_id", "game", "seat", "operator", "authorized_at", "cursor", "max_s", "on_close")
 
-    def __init__(self, game_id: str, game: str, seat: int | None, operator: bool, authorized_at: int, cursor: int,
-                 max_s: float, on_close: Callable[[], None]):
+    def __init__(
+        self,
+        game_id: str,
+        game: str,
+        seat: int | None,
+        operator: bool,
+        authorized_at: int,
+        cursor: int,
+        max_s: float,
+        on_close: Callable[[], None],
+    ):
         self.game_id, self.game, self.seat, self.operator = game_id, game, seat, operator
         self.authorized_at, self.cursor, self.max_s, self.on_close = authorized_at, cursor, max_s, on_close
 
 
 class PollPlan:
     """What a route asks to park for a long-poll: set as environ[POLL]; the response it returns is dropped."""
+
     __slots__ = ("game_id", "game", "version", "wait_s", "on_close")
 
     def __init__(self, game_id: str, game: str, version: int, wait_s: float, on_close: Callable[[], None]):
@@ -432,9 +511,24 @@ class PollPlan:
 
 
 # What a long-poll is run again with: the request's line and headers, not its body or connection.
-_AGAIN_KEYS = ("REQUEST_METHOD", "SCRIPT_NAME", "PATH_INFO", "QUERY_STRING", "SERVER_NAME", "SERVER_PORT",
-               "SERVER_PROTOCOL", "REMOTE_ADDR", "REMOTE_PORT", "CONTENT_TYPE", "wsgi.url_scheme", "wsgi.version",
-               "wsgi.multithread", "wsgi.multiprocess", "wsgi.run_once", "wsgi.errors")
+_AGAIN_KEYS = (
+    "REQUEST_METHOD",
+    "SCRIPT_NAME",
+    "PATH_INFO",
+    "QUERY_STRING",
+    "SERVER_NAME",
+    "SERVER_PORT",
+    "SERVER_PROTOCOL",
+    "REMOTE_ADDR",
+    "REMOTE_PORT",
+    "CONTENT_TYPE",
+    "wsgi.url_scheme",
+    "wsgi.version",
+    "wsgi.multithread",
+    "wsgi.multiprocess",
+    "wsgi.run_once",
+    "wsgi.errors",
+)
 
 
 def can_park(environ: dict) -> bool:
@@ -470,16 +564,32 @@ class ParkingMiddleware:
             if hasattr(body, "close"):
                 body.close()
         from gunicorn.workers.base_async import ALREADY_HANDLED
+
         status, headers = captured
         chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
-        lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers
-                                         if name.lower() not in HOP_BY_HOP), "Connection: close"]
+        lines = [
+            f"HTTP/1.1 {status}",
+            *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
+            "Connection: close",
+        ]
         if chunked:
             lines.append("Transfer-Encoding: chunked")
         head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
         try:
-            self.parking.park(environ["gunicorn.socket"], chunked, plan.game_id, plan.game, plan.seat, plan.operator,
-                              plan.authorized_at, plan.cursor, plan.max_s, head, payload, plan.on_close)
+            self.parking.park(
+                environ["gunicorn.socket"],
+                chunked,
+                plan.game_id,
+                plan.game,
+                plan.seat,
+                plan.operator,
+                plan.authorized_at,
+                plan.cursor,
+                plan.max_s,
+                head,
+                payload,
+                plan.on_close,
+            )
         except BaseException:
             plan.on_close()
             raise
@@ -487,13 +597,21 @@ class ParkingMiddleware:
 
     def _park_poll(self, environ: dict, body, plan: PollPlan):
         from gunicorn.workers.base_async import ALREADY_HANDLED
+
         if hasattr(body, "close"):
             body.close()
         again = {key: environ[key] for key in _AGAIN_KEYS if key in environ}
         again.update((key, value) for key, value in environ.items() if key.startswith("HTTP_"))
         try:
-            self.parking.park_poll(environ["gunicorn.socket"], plan.game_id, plan.game, plan.version, plan.wait_s,
-                                   lambda: self._run_again(again), plan.on_close)
+            self.parking.park_poll(
+                environ["gunicorn.socket"],
+                plan.game_id,
+                plan.game,
+                plan.version,
+                plan.wait_s,
+                lambda: self._run_again(again),
+                plan.on_close,
+            )
         except BaseException:
             plan.on_close()
             raise
@@ -502,6 +620,7 @@ class ParkingMiddleware:
     def _run_again(self, environ: dict) -> bytes:
         """The long-poll's request run again, to answer now: the whole HTTP response, to close after."""
         import io
+
         environ = {**environ, AGAIN: True, "wsgi.input": io.BytesIO()}
         captured: list = []
         body = self.app(environ, lambda status, headers, exc_info=None: captured.extend((status, headers)))
@@ -511,7 +630,10 @@ class ParkingMiddleware:
             if hasattr(body, "close"):
                 body.close()
         status, headers = captured
-        lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers
-                                         if name.lower() not in HOP_BY_HOP),
-                 f"Content-Length: {len(payload)}", "Connection: close"]
+        lines = [
+            f"HTTP/1.1 {status}",
+            *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
+            f"Content-Length: {len(payload)}",
+            "Connection: close",
+        ]
         return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload

@@ -6,6 +6,7 @@ timeout and then cut them off. When the process is asked to stop (SIGTERM, deplo
 `begin`), waits end at their next slice, within seconds: a long-poll answers with the game as it is, an
 event stream ends (the fan-out hub wakes every waiter: `on_stop`), and the clients reconnect (to another process; the stream resumes with Last-Event-ID).
 """
+
 from __future__ import annotations
 
 import threading

@@ -17,6 +17,7 @@ a digest of the seat's token hash, expires after Settings.stream_ticket_ttl_s, a
 only (its id is spent in Redis when it is redeemed). A ticket issued before an operator reset the seat
 opens nothing: the seat's token hash has changed since.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -46,10 +47,16 @@ TERMINAL = frozenset({"match_ended", "match_abandoned"})
 
 def visible(game: str, event: StoredEvent, who: Caller) -> dict:
     """The event as the caller may see it (hidden data only for its seat and operators)."""
-    shown = tables.event_view(game, {"type": event.type, "actor": event.actor, "data": event.data},
-                              who.seat, operator=who.operator)
-    return {"version": event.version, "type": shown["type"], "at": event.at, "actor": shown["actor"],
-            "data": shown["data"]}
+    shown = tables.event_view(
+        game, {"type": event.type, "actor": event.actor, "data": event.data}, who.seat, operator=who.operator
+    )
+    return {
+        "version": event.version,
+        "type": shown["type"],
+        "at": event.at,
+        "actor": shown["actor"],
+        "data": shown["data"],
+    }
 
 
 def message(game: str, event: StoredEvent, who: Caller) -> str:
@@ -57,6 +64,7 @@ def message(game: str, event: StoredEvent, who: Caller) -> str:
 
 
 # -- tickets ------------------------------------------------------------------------------------------
+
 
 def _serializer() -> URLSafeTimedSerializer:
     return URLSafeTimedSerializer(_secret_key(), salt=TICKET_SALT)
@@ -80,8 +88,12 @@ def _seat_digest(token_hash: str | None) -> str:
 
 
 def issue_ticket(table: tables.Table, seat: int) -> dict:
-    claims = {"g": table.game_id, "s": seat, "d": _seat_digest(table.seats[seat].token_hash),
-              "n": secrets.token_hex(12)}
+    claims = {
+        "g": table.game_id,
+        "s": seat,
+        "d": _seat_digest(table.seats[seat].token_hash),
+        "n": secrets.token_hex(12),
+    }
     return {"ticket": _serializer().dumps(claims), "expires_in": settings().stream_ticket_ttl_s}
 
 
@@ -97,10 +109,16 @@ def redeem_ticket(ticket: str, table: tables.Table) -> Caller:
     if claims.get("g") != table.game_id:
         raise Problem(403, "forbidden", "this ticket is for another game")
     seat = claims.get("s")
-    if not isinstance(seat, int) or not 0 <= seat < len(table.seats) \
-            or claims.get("d") != _seat_digest(table.seats[seat].token_hash):
-        raise Problem(401, "ticket-revoked", "this ticket's seat was reset since it was issued; "
-                                             "get a new ticket with the seat's current token")
+    if (
+        not isinstance(seat, int)
+        or not 0 <= seat < len(table.seats)
+        or claims.get("d") != _seat_digest(table.seats[seat].token_hash)
+    ):
+        raise Problem(
+            401,
+            "ticket-revoked",
+            "this ticket's seat was reset since it was issued; get a new ticket with the seat's current token",
+        )
     spent = application().redis.set(f"{settings().key_prefix}:ticket:{claims.get('n')}", 1, nx=True, ex=ttl + 5)
     if not spent:
         raise Problem(401, "ticket-used", "this ticket has opened a stream already; get a new one")
@@ -117,6 +135,7 @@ def resume_point(query_value: int | None, header: str | None) -> int:
 
 # -- the stream -------------------------------------------------------------------------------------
 
+
 def response(table: tables.Table, who: Caller, after: int) -> Response:
     """The event stream of `table`'s game for `who`, from the event after `after`. `table` is the one
     the caller was authorized on: a reset of the caller's seat after its version ends the stream.
@@ -132,13 +151,17 @@ def response(table: tables.Table, who: Caller, after: int) -> Response:
         raise
     sock = cooperative.client_socket(request.environ)
     if ended or sock is None or parking.gevent_loop() is None:
-        body = caught_up if ended else _following(caught_up, table, who, cursor, sock,
-                                                  Needs(application().store, hub(), settings()))
+        body = (
+            caught_up
+            if ended
+            else _following(caught_up, table, who, cursor, sock, Needs(application().store, hub(), settings()))
+        )
         response = Response(body, mimetype="text/event-stream", headers=headers)
         response.call_on_close(held.close)
         return response
-    request.environ[parking.PLAN] = parking.Plan(table.game_id, table.game, who.seat, who.operator, table.version,
-                                                 cursor, settings().stream_max_s, held.close)
+    request.environ[parking.PLAN] = parking.Plan(
+        table.game_id, table.game, who.seat, who.operator, table.version, cursor, settings().stream_max_s, held.close
+    )
     return Response(caught_up, mimetype="text/event-stream", headers=headers)
 
 
@@ -160,6 +183,7 @@ def _catch_up(store: EventStore, table: tables.Table, who: Caller, after: int) -
 @dataclass(frozen=True)
 class Needs:
     """What a stream uses once its request has been answered (outside Flask's request context)."""
+
     store: EventStore
     hub: Hub
     settings: Settings
@@ -201,5 +225,9 @@ def render(game: str, event: StoredEvent, seat: int | None, operator: bool) -> b
 
 def revoked(event: StoredEvent, seat: int | None, authorized_at: int) -> bool:
     """An operator reset the caller's seat after the caller was authorized: its stream ends there."""
-    return event.type == "seat_reset" and seat is not None and event.version > authorized_at \
+    return (
+        event.type == "seat_reset"
+        and seat is not None
+        and event.version > authorized_at
         and event.data.get("seat") == seat
+    )

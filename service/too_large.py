@@ -9,6 +9,7 @@ side of the socket is shut (the client reads the answer, then the end of the con
 is told the request is handled: it discards whatever still arrives until its keep-alive wait ends, then
 closes the socket. Outside gunicorn (the test client) the response passes through untouched.
 """
+
 from __future__ import annotations
 
 import socket
@@ -44,17 +45,24 @@ class CloseAfterTooLarge:
                 body.close()
         _send_and_close(sock, *captured, payload)
         from gunicorn.workers.base_async import ALREADY_HANDLED  # gunicorn only: imported when serving under it
+
         return ALREADY_HANDLED
 
 
 def _has_body(environ: dict) -> bool:
-    return environ.get("CONTENT_LENGTH", "") not in ("", "0") \
+    return (
+        environ.get("CONTENT_LENGTH", "") not in ("", "0")
         or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    )
 
 
 def _send_and_close(sock: socket.socket, status: str, headers: list, payload: bytes) -> None:
-    lines = [f"HTTP/1.1 {status}", *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
-             f"Content-Length: {len(payload)}", "Connection: close"]
+    lines = [
+        f"HTTP/1.1 {status}",
+        *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
+        f"Content-Length: {len(payload)}",
+        "Connection: close",
+    ]
     try:
         sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
         sock.shutdown(socket.SHUT_WR)

@@ -1,4 +1,5 @@
 """Shared fixtures. Anything that needs Redis gets a real server started for this session."""
+
 from __future__ import annotations
 
 import os

@@ -9,6 +9,7 @@ It stops on SIGTERM within STOP_S whatever Redis is doing: while rq works, rq's 
 waits for Redis to come back), at once; and when the signal finds rq retrying a lost Redis, whose warm
 shutdown then fails to reach Redis, at once too (`StoppableWorker` records the request).
 """
+
 from __future__ import annotations
 
 import gc
@@ -26,8 +27,8 @@ from workers.jobs import enqueue_sweep
 
 log = logging.getLogger("talon.worker")
 
-STOP_S = 10            # documented in deploy/README.md: a worker's stop takes at most this long
-MAX_RETRY_S = 5.0      # the longest wait between two tries to reach Redis
+STOP_S = 10  # documented in deploy/README.md: a worker's stop takes at most this long
+MAX_RETRY_S = 5.0  # the longest wait between two tries to reach Redis
 
 
 def main() -> None:
@@ -38,21 +39,25 @@ def main() -> None:
     telemetry.install_metrics()
     if settings.worker_metrics_port:
         from prometheus_client import start_http_server
+
         start_http_server(settings.worker_metrics_port, addr=settings.worker_metrics_addr)
     stopping = threading.Event()
     connection = redis.Redis.from_url(settings.redis_url)
     # The human matches' queue first: rq takes a job from the first queue holding one, so a bot-only
     # match's job (its own queue) waits while a human match's job does.
-    queues = [Queue(settings.queue_name, connection=connection),
-              Queue(background_queue_name(settings.queue_name), connection=connection)]
+    queues = [
+        Queue(settings.queue_name, connection=connection),
+        Queue(background_queue_name(settings.queue_name), connection=connection),
+    ]
     # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
     # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it. The
     # thread has a client of its own: rq lengthens the socket timeout of the worker's connections
     # (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of those made after the
     # worker exists.
     ticker_queue = Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url))
-    threading.Thread(target=_sweep_ticker, args=(ticker_queue, settings.sweep_interval_s, stopping),
-                     name="sweep-ticker", daemon=True).start()
+    threading.Thread(
+        target=_sweep_ticker, args=(ticker_queue, settings.sweep_interval_s, stopping), name="sweep-ticker", daemon=True
+    ).start()
     # What is loaded by now lives as long as the process: the garbage collector need not walk it again.
     gc.freeze()
     work_through_outages(queues, connection, settings, stopping)
@@ -72,7 +77,9 @@ def job_context() -> dict:
     return context
 
 
-def work_through_outages(queues: list[Queue], connection: redis.Redis, settings: Settings, stopping: threading.Event) -> None:
+def work_through_outages(
+    queues: list[Queue], connection: redis.Redis, settings: Settings, stopping: threading.Event
+) -> None:
     """Runs the worker; when Redis goes away (rq's own loop gives up on a lost connection), waits for
     it and starts a fresh worker. Returns when asked to stop (SIGTERM, SIGINT) in either state."""
     while not stopping.is_set():
@@ -81,9 +88,9 @@ def work_through_outages(queues: list[Queue], connection: redis.Redis, settings:
             worker.stopping = stopping
             worker.log_result_lifespan = False  # "result is kept for 60 seconds" after every job says nothing
             worker.work(with_scheduler=True, logging_level=settings.log_level)
-            return                              # rq stopped on a signal (its warm shutdown)
+            return  # rq stopped on a signal (its warm shutdown)
         except (redis.ConnectionError, redis.TimeoutError) as lost:
-            _on_signals(stopping)               # rq's handlers point at the worker that gave up
+            _on_signals(stopping)  # rq's handlers point at the worker that gave up
             if stopping.is_set():
                 # The signal came while rq was retrying a lost Redis: rq's warm shutdown then fails to
                 # say goodbye to Redis (its teardown raises); that is no outage to wait out.
@@ -108,6 +115,7 @@ def _on_signals(stopping: threading.Event) -> None:
     def stop(signum, _frame) -> None:
         log.warning("stopping on signal %s", signum)
         stopping.set()
+
     signal.signal(signal.SIGTERM, stop)
     signal.signal(signal.SIGINT, stop)
 

@@ -1,5 +1,6 @@
 """The rq jobs: each takes the application (app/bootstrap.py) built on the worker's connection and calls
 one use case. rq imports these functions by name (adapters/rq_queue.py FUNCTIONS)."""
+
 from __future__ import annotations
 
 import dataclasses

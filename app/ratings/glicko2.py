@@ -15,21 +15,22 @@ Two things go beyond the paper, and neither changes its worked example:
 Every sum is a `math.fsum` (exactly rounded), so the result does not depend on the order of the games.
 Nothing is rounded here: round for display only.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 # Glickman suggests a system constant between 0.3 and 1.2: the smaller it is, the less a surprising
 # result can move the volatility. Talon rates every match as its own rating period (docs/ratings.md),
 # so the volatility sees one result at a time; 0.5, the paper's own example value, keeps one upset from
 # inflating it while still letting a player who really changed level speed up.
 TAU = 0.5
-EPSILON = 0.000001          # convergence of the volatility iteration (step 5), the paper's value
-SCALE = 173.7178            # Glicko-2 scale: μ = (r - 1500) / SCALE, φ = RD / SCALE
+EPSILON = 0.000001  # convergence of the volatility iteration (step 5), the paper's value
+SCALE = 173.7178  # Glicko-2 scale: μ = (r - 1500) / SCALE, φ = RD / SCALE
 BASE_RATING = 1500.0
-NEW_DEVIATION = 350.0       # a new player's RD, and the most an RD can ever be
+NEW_DEVIATION = 350.0  # a new player's RD, and the most an RD can ever be
 NEW_VOLATILITY = 0.06
 
 
@@ -62,19 +63,19 @@ def rate_weighted(player: Rating, games: Sequence[tuple[Rating, float, float]], 
             raise ValueError(f"a score is between 0 and 1, not {score!r}")
         if not 0.0 < weight <= 1.0:
             raise ValueError(f"a game's weight is in (0, 1], not {weight!r}")
-    mu, phi = _to_glicko2(player)                                       # step 2
+    mu, phi = _to_glicko2(player)  # step 2
     terms = [_game_terms(mu, opponent, score, weight) for opponent, score, weight in games]
     information = math.fsum(info for info, _ in terms)
     if information == 0.0:
         # No game, or (only in floating point) games so lopsided that E is exactly 0 or 1: nothing
         # was learnt, so the period only adds its uncertainty (step 6 with σ' = σ).
         return Rating(player.rating, SCALE * _pre_period(phi, player.volatility), player.volatility)
-    v = 1.0 / information                                               # step 3
+    v = 1.0 / information  # step 3
     improvement = math.fsum(gain for _, gain in terms)
-    delta = v * improvement                                             # step 4
-    sigma = _new_volatility(phi, player.volatility, v, delta, tau)      # step 5
-    phi_star = _pre_period(phi, sigma)                                  # step 6
-    new_phi = 1.0 / math.sqrt(1.0 / phi_star**2 + 1.0 / v)              # step 7
+    delta = v * improvement  # step 4
+    sigma = _new_volatility(phi, player.volatility, v, delta, tau)  # step 5
+    phi_star = _pre_period(phi, sigma)  # step 6
+    new_phi = 1.0 / math.sqrt(1.0 / phi_star**2 + 1.0 / v)  # step 7
     # Steps 7 and 8 together: r' = 173.7178 μ' + 1500 with μ' = μ + φ'² Σ g(φj)(sj - E), written as
     # r plus the change, so that a zero change leaves r exactly as it was (no round trip through μ).
     return Rating(player.rating + SCALE * new_phi**2 * improvement, SCALE * new_phi, sigma)  # step 8
@@ -105,7 +106,7 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
         ex = math.exp(x)
         return ex * (delta**2 - phi**2 - v - ex) / (2.0 * (phi**2 + v + ex) ** 2) - (x - a) / tau**2
 
-    big_a = a                                                           # step 5.2: bracket the root
+    big_a = a  # step 5.2: bracket the root
     if delta**2 > phi**2 + v:
         big_b = math.log(delta**2 - phi**2 - v)
     else:
@@ -114,15 +115,15 @@ def _new_volatility(phi: float, sigma: float, v: float, delta: float, tau: float
             k += 1
         big_b = a - k * tau
     f_a, f_b = f(big_a), f(big_b)
-    while abs(big_b - big_a) > EPSILON:                                 # step 5.4
+    while abs(big_b - big_a) > EPSILON:  # step 5.4
         big_c = big_a + (big_a - big_b) * f_a / (f_b - f_a)
         f_c = f(big_c)
         if f_c * f_b <= 0:
             big_a, f_a = big_b, f_b
         else:
-            f_a = f_a / 2.0    # the Illinois step: halve the stale end so the bracket keeps shrinking
+            f_a = f_a / 2.0  # the Illinois step: halve the stale end so the bracket keeps shrinking
         big_b, f_b = big_c, f_c
-    return math.exp(big_a / 2.0)                                        # step 5.5
+    return math.exp(big_a / 2.0)  # step 5.5
 
 
 def _pre_period(phi: float, sigma: float) -> float:

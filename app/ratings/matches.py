@@ -21,17 +21,19 @@ seats, the teams' numbering or the mapping's order (every sum is a `math.fsum`),
 matches in the order of the global feed rebuilds exactly the ratings the incremental projection holds.
 Nothing is rounded in the state: `display` rounds for people only.
 """
+
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import Mapping, Sequence, TypedDict
+from typing import TypedDict
 
 from app.ratings.glicko2 import NEW_PLAYER, Rating, rate_weighted
 from games.events import Side
 
-BOT_PREFIX = "bot:"           # a bot level's participant id: bot:random, bot:basic, bot:expert
-TAKEOVER_LIMIT = 0.5          # a seat with a larger share of stand-in moves is not the human's result
+BOT_PREFIX = "bot:"  # a bot level's participant id: bot:random, bot:basic, bot:expert
+TAKEOVER_LIMIT = 0.5  # a seat with a larger share of stand-in moves is not the human's result
 # Leaderboard: a deviation of at most 110 puts the 95% interval within ±220 of the rating. A newcomer
 # playing well-rated opponents gets there in about 10 matches, so the two thresholds agree then;
 # against uncertain opponents it takes longer and the deviation decides (docs/ratings.md).
@@ -41,17 +43,17 @@ LEADERBOARD_MAX_DEVIATION = 110.0
 
 @dataclass(frozen=True)
 class Seat:
-    participant: str                 # a player id, or BOT_PREFIX + level for a bot seat
-    team: int                        # index of the seat's side in Match.scores
-    taken_over_share: float = 0.0    # fraction of this seat's moves made by a stand-in bot
+    participant: str  # a player id, or BOT_PREFIX + level for a bot seat
+    team: int  # index of the seat's side in Match.scores
+    taken_over_share: float = 0.0  # fraction of this seat's moves made by a stand-in bot
 
 
 @dataclass(frozen=True)
 class Match:
-    game: str                        # names the rating pool: ratings are kept per game
-    seats: tuple[Seat, ...]          # in seat order
-    scores: tuple[float, ...]        # the final standing per side: game points, tables, match points
-    winner: int | None               # index of the winning side; None for an abandoned match
+    game: str  # names the rating pool: ratings are kept per game
+    seats: tuple[Seat, ...]  # in seat order
+    scores: tuple[float, ...]  # the final standing per side: game points, tables, match points
+    winner: int | None  # index of the winning side; None for an abandoned match
     abandoned: bool = False
 
     def __post_init__(self) -> None:
@@ -66,9 +68,14 @@ def bot_participant(level: str) -> str:
     return BOT_PREFIX + level
 
 
-def match_from_standing(game: str, participants: Sequence[str], standing: Sequence[Side],
-                        winner: Sequence[int] | None, taken_over_share: Sequence[float] = (),
-                        abandoned: bool = False) -> Match:
+def match_from_standing(
+    game: str,
+    participants: Sequence[str],
+    standing: Sequence[Side],
+    winner: Sequence[int] | None,
+    taken_over_share: Sequence[float] = (),
+    abandoned: bool = False,
+) -> Match:
     """The Match of a finished game, from what its `match_ended` event (or the view) says.
 
     `standing` is the games' `[{"seats": [...], "score": n}, ...]`, `winner` the winning side's seats
@@ -108,8 +115,10 @@ def rate_match(match: Match, ratings: Mapping[str, Rating]) -> dict[str, Rating]
         own = next(s.team for s in match.seats if s.participant == participant)
         others = [t for t in rated_sides if t != own]
         weight = 1.0 / len(others)
-        games = [(_opponent(current[participant], strength[own], strength[t]),
-                  _score(ranks[own], ranks[t]), weight) for t in others]
+        games = [
+            (_opponent(current[participant], strength[own], strength[t]), _score(ranks[own], ranks[t]), weight)
+            for t in others
+        ]
         updated[participant] = rate_weighted(current[participant], games)
     return updated
 
@@ -127,11 +136,15 @@ class Displayed(TypedDict):
 
 def display(rating: Rating) -> Displayed:
     """The rating as people see it (whole points). Only for display: never store what this returns."""
-    return {"rating": round(rating.rating), "deviation": round(rating.deviation),
-            "volatility": round(rating.volatility, 4)}
+    return {
+        "rating": round(rating.rating),
+        "deviation": round(rating.deviation),
+        "volatility": round(rating.volatility, 4),
+    }
 
 
 # ---------------------------------------------------------------------------------------------------
+
 
 def _counts(match: Match, team: int) -> bool:
     """A side counts unless one of its seats was mostly played by a stand-in bot."""
@@ -162,16 +175,17 @@ def _score(own_rank: int, other_rank: int) -> float:
 
 @dataclass(frozen=True)
 class _Strength:
-    rating: float       # mean rating of the side's seats
-    deviation: float    # root mean square of their deviations
+    rating: float  # mean rating of the side's seats
+    deviation: float  # root mean square of their deviations
 
 
 def _side_strength(members: list[Rating]) -> _Strength:
-    if len(members) == 1:                       # exact, so that one against one is the paper's game
+    if len(members) == 1:  # exact, so that one against one is the paper's game
         return _Strength(members[0].rating, members[0].deviation)
     n = len(members)
-    return _Strength(math.fsum(m.rating for m in members) / n,
-                     math.sqrt(math.fsum(m.deviation**2 for m in members) / n))
+    return _Strength(
+        math.fsum(m.rating for m in members) / n, math.sqrt(math.fsum(m.deviation**2 for m in members) / n)
+    )
 
 
 def _opponent(player: Rating, own: _Strength, other: _Strength) -> Rating:

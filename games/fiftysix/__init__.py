@@ -23,6 +23,7 @@ each one's data is declared in events.py.
 | round_scored  | round, contract, contract_team, made, card_points [per team], base, multiplier, per_team, payments [{payer, payee, owed, paid}], tables [per team], eliminated [teams], reason, next_dealer, standing | public |
 | match_ended   | winner [seats], standing                                         | public |
 """
+
 from __future__ import annotations
 
 # Modules are imported whole so that `games.fiftysix.view` and `.evolve` stay the modules, not
@@ -38,8 +39,18 @@ from games.fiftysix import view as _view
 from games.fiftysix.state import State
 
 # 56.2: each deal is dealt from the pack of the players at that deal (no longer the first pack trimmed).
-RULES: Rules[State] = rules_of("fifty-six", "56.2", options=_options, state=_state, rules=_rules,
-                               evolve=_evolve, legal=_legal, view=_view, events=_events, packs=_options.packs,
-                               deal_pack=_rules.deal_pack)
+RULES: Rules[State] = rules_of(
+    "fifty-six",
+    "56.2",
+    options=_options,
+    state=_state,
+    rules=_rules,
+    evolve=_evolve,
+    legal=_legal,
+    view=_view,
+    events=_events,
+    packs=_options.packs,
+    deal_pack=_rules.deal_pack,
+)
 
 __all__ = ["RULES", "State"]

@@ -12,6 +12,7 @@ Levels: "random" picks uniformly with `rng`. Every other level plays "basic":
   trick is worth it.
 "basic" is deterministic: `rng` only matters for "random".
 """
+
 from __future__ import annotations
 
 import random
@@ -125,7 +126,7 @@ class _Player(_Seat):
     def is_master(self, card: str) -> bool:
         """No card that could beat it in its suit is still out (both copies of every higher rank seen)."""
         ranks = ranks_for(len(self.active))
-        higher = ranks[:ranks.index(cards.rank_of(card))]
+        higher = ranks[: ranks.index(cards.rank_of(card))]
         return all(self.seen[r + cards.suit_of(card)] >= 2 for r in higher)
 
     def cheap(self, options: list[str]) -> str:

@@ -4,6 +4,7 @@ Each applies a fact `decide` has already checked, so none of them validates or r
 move cards and counters with `replace` (games/records.py). Every event but `dealt` comes within a deal:
 `assert state.round is not None` says so to the type checker.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -56,21 +57,26 @@ from games.tricks import Play, Trick
 def without_one(held: tuple[str, ...], card: str) -> tuple[str, ...]:
     """The cards minus one copy of `card` (a hand may hold both copies)."""
     i = held.index(card)
-    return held[:i] + held[i + 1:]
+    return held[:i] + held[i + 1 :]
 
 
 X = TypeVar("X")
 
 
 def set_at(items: tuple[X, ...], index: int, value: X) -> tuple[X, ...]:
-    return items[:index] + (value,) + items[index + 1:]
+    return items[:index] + (value,) + items[index + 1 :]
 
 
 def dealt(state: State, data: DealtData) -> State:
     active = tuple(data["active"])
     first = next_active(state, data["dealer"], active)  # RULES §1.5: dealer+1 speaks first
-    rnd = Round(number=data["round"], dealer=data["dealer"], active=active,
-                hands=tuple(tuple(h) for h in data["hands"]), to_play=first)
+    rnd = Round(
+        number=data["round"],
+        dealer=data["dealer"],
+        active=active,
+        hands=tuple(tuple(h) for h in data["hands"]),
+        to_play=first,
+    )
     # last_result stays: the next deal follows the scoring at once, and players must still see why
     # the tables moved. The next scoring replaces it.
     return replace(state, phase=AUCTION, round=rnd, dealer=data["dealer"], rounds_dealt=data["round"])
@@ -103,8 +109,9 @@ def auction_ended(state: State, data: AuctionEndedData) -> State:
     rnd = state.round
     assert rnd is not None
     leader = next_active(state, rnd.dealer, rnd.active)  # RULES §1.6: dealer+1 leads, whoever declares
-    return replace(state, phase=PLAY, round=replace(
-        rnd, contract=load_contract(data["contract"]), leader=leader, to_play=leader))
+    return replace(
+        state, phase=PLAY, round=replace(rnd, contract=load_contract(data["contract"]), leader=leader, to_play=leader)
+    )
 
 
 def thrown_in(state: State, data: ThrownInData) -> State:
@@ -116,8 +123,12 @@ def thrown_in(state: State, data: ThrownInData) -> State:
 def played(state: State, data: PlayedData) -> State:
     rnd, seat, card = state.round, data["seat"], data["card"]
     assert rnd is not None
-    return with_round(state, hands=set_at(rnd.hands, seat, without_one(rnd.hands[seat], card)),
-                      trick=rnd.trick + (Play(seat, card),), to_play=next_active(state, seat, rnd.active))
+    return with_round(
+        state,
+        hands=set_at(rnd.hands, seat, without_one(rnd.hands[seat], card)),
+        trick=rnd.trick + (Play(seat, card),),
+        to_play=next_active(state, seat, rnd.active),
+    )
 
 
 def trick_taken(state: State, data: TrickTakenData) -> State:
@@ -142,11 +153,19 @@ def match_ended(state: State, data: MatchEndedData) -> State:
 
 
 # event type -> its mutator; `folded_by` has mypy check that the mutator takes that type's data.
-MUTATORS: dict[str, Callable[[State, EventData], State]] = dict([
-    DEALT.folded_by(dealt), CALLED.folded_by(called), AUCTION_ENDED.folded_by(auction_ended),
-    THROWN_IN.folded_by(thrown_in), PLAYED.folded_by(played), TRICK_TAKEN.folded_by(trick_taken),
-    ROUND_ENDED.folded_by(round_ended), ROUND_SCORED.folded_by(round_scored), MATCH_ENDED.folded_by(match_ended),
-])
+MUTATORS: dict[str, Callable[[State, EventData], State]] = dict(
+    [
+        DEALT.folded_by(dealt),
+        CALLED.folded_by(called),
+        AUCTION_ENDED.folded_by(auction_ended),
+        THROWN_IN.folded_by(thrown_in),
+        PLAYED.folded_by(played),
+        TRICK_TAKEN.folded_by(trick_taken),
+        ROUND_ENDED.folded_by(round_ended),
+        ROUND_SCORED.folded_by(round_scored),
+        MATCH_ENDED.folded_by(match_ended),
+    ]
+)
 
 
 def evolve(state: State, event: Event) -> State:

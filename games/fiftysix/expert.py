@@ -14,6 +14,7 @@ Values are tables the seat's team gains in the deal (short payment included) plu
 (expert_sim) per card point. `samples` bounds the work, worlds times actions tried (a call's
 play-out counts double); `stop()` may end it early.
 """
+
 from __future__ import annotations
 
 import random
@@ -35,8 +36,9 @@ BOLD_MARGIN = 1.0  # tables a bid, double or redouble must gain over the basic c
 AUCTION_SHARE = 0.5  # a call's world is a whole deal played out, twice a card's average
 
 
-def evaluate(view: View, rng: random.Random, samples: int,
-             stop: Callable[[], bool]) -> tuple[dict[str, float], dict[str, Action]]:
+def evaluate(
+    view: View, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> tuple[dict[str, float], dict[str, Action]]:
     """(value per action key, the action tried for each key)."""
     auction = view["round"]["phase"] == "auction"
     tried: list[Action] = candidates(view) if auction else view["legal_actions"]
@@ -83,8 +85,9 @@ def _play_world(world: State, me: int, tried: list[Action], totals: list[float])
         totals[i] += deal.outcome(team)
 
 
-def choose(view: View, rng: random.Random, samples: int,
-           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
+def choose(
+    view: View, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> tuple[Action, dict[str, float] | None]:
     values, actions = evaluate(view, rng, samples, stop)
     basic_action = basic.choose(view, "basic", rng)
     if view["round"]["phase"] == "auction":

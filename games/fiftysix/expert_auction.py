@@ -7,6 +7,7 @@ passes, a redouble ends the auction; N-1 passes after a bid end it; N passes wit
 all-pass contract (28 NT for dealer+1) or a throw-in. tests/unit/fiftysix/test_expert.py checks it
 against the engine.
 """
+
 from __future__ import annotations
 
 from games.fiftysix.expert_hand import Bid, Model

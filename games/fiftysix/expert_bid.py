@@ -7,6 +7,7 @@ Only a handful of calls are tried: pass, double, redouble, and the cheapest bid 
 denominations (by the basic bidder's worth), plus one raise of two in the best. The call itself goes
 through the engine (decide/evolve); the rest of the auction is finished fast (expert_auction).
 """
+
 from __future__ import annotations
 
 from games.engine import Action, View

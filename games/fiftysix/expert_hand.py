@@ -5,6 +5,7 @@ well a sampled hand fits the bids its seat made. A hand's worth per denomination
 rank counts (the same formula as the basic bidder); `basic_call` then makes the basic bidder's call
 from that table and the auction state. tests/unit/fiftysix/test_expert.py checks both against bots.py.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -62,8 +63,8 @@ class Model:
     def __init__(self, state: State):
         rnd = state.round
         assert rnd is not None
-        self.tricks: dict[int, dict[str, float]] = {}   # seat -> denomination -> tricks
-        self.worth: dict[int, dict[str, float]] = {}    # seat -> denomination -> points
+        self.tricks: dict[int, dict[str, float]] = {}  # seat -> denomination -> tricks
+        self.worth: dict[int, dict[str, float]] = {}  # seat -> denomination -> points
         self.team = [team_of(state, s) for s in range(state.n_seats)]
         self.must_open = state.options.first_bidder_must_bid
         self.sizes = [len(h) for h in rnd.hands]

@@ -6,6 +6,7 @@ the same rules (follow suit, RULES §0.4 trick winner, §1.8 made or failed) and
 the basic player's card choice (games/fiftysix/bots.py) for every seat. tests/unit/fiftysix/
 test_expert.py checks that this replay and the engine agree card for card.
 """
+
 from __future__ import annotations
 
 from games.fiftysix.expert_world import SORT
@@ -36,24 +37,40 @@ def legal_cards(hand: list[str], trick: list[tuple[int, str]]) -> list[str]:
 class Deal:
     """The trick play of one deal: hands, the trick so far, points per team. Copy before playing."""
 
-    __slots__ = ("hands", "trick", "to_play", "trump", "team", "order", "ranks", "seen", "points",
-                 "declarer_team", "value", "won", "lost", "tables", "n_teams", "best")
-    hands: list[list[str]]           # per seat
-    trick: list[tuple[int, str]]     # (seat, card) in play order
+    __slots__ = (
+        "hands",
+        "trick",
+        "to_play",
+        "trump",
+        "team",
+        "order",
+        "ranks",
+        "seen",
+        "points",
+        "declarer_team",
+        "value",
+        "won",
+        "lost",
+        "tables",
+        "n_teams",
+        "best",
+    )
+    hands: list[list[str]]  # per seat
+    trick: list[tuple[int, str]]  # (seat, card) in play order
     to_play: int
     trump: str | None
-    team: list[int]                  # per seat
-    order: dict[int, int]            # seat -> the next active seat
+    team: list[int]  # per seat
+    order: dict[int, int]  # seat -> the next active seat
     ranks: str
-    seen: dict[str, int]             # card -> copies played
-    points: list[int]                # per team
+    seen: dict[str, int]  # card -> copies played
+    points: list[int]  # per team
     declarer_team: int
     value: int
-    won: int                         # tables per other team if made
-    lost: int                        # if failed
-    tables: list[int]                # per team
+    won: int  # tables per other team if made
+    lost: int  # if failed
+    tables: list[int]  # per team
     n_teams: int
-    best: tuple[int, str] | None     # the (seat, card) winning the open trick
+    best: tuple[int, str] | None  # the (seat, card) winning the open trick
 
     @classmethod
     def from_state(cls, state: State) -> Deal:
@@ -148,6 +165,7 @@ class Deal:
 
 
 # --- the basic player's card choice (bots._Player), on the Deal ---------------------------------------
+
 
 def _higher(ranks: str) -> dict[str, list[str]]:
     return {r + s: [h + s for h in ranks[:i]] for i, r in enumerate(ranks) for s in "SHDC"}

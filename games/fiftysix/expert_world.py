@@ -10,6 +10,7 @@ them, and `Sampler.hands` swaps cards between the other seats until they fit, so
 the trumps its bid promises. The hands fitted this way are just strong enough for the bids, so the
 expert's own chances come out somewhat too high; expert.py allows for that.
 """
+
 from __future__ import annotations
 
 import random
@@ -149,9 +150,9 @@ def _fill(pool: list[str], order: list[int], sizes: list[int], known: dict[int, 
     for seat in order:
         lacking = known.get(seat, "")
         if not lacking:
-            hands[seat], pool[:] = pool[:sizes[seat]], pool[sizes[seat]:]
+            hands[seat], pool[:] = pool[: sizes[seat]], pool[sizes[seat] :]
             continue
-        fits = [c for c in pool if c[1] not in lacking][:sizes[seat]]
+        fits = [c for c in pool if c[1] not in lacking][: sizes[seat]]
         if len(fits) < sizes[seat]:
             return None
         for card in fits:
@@ -228,15 +229,23 @@ def to_state(view: View, hands: list[tuple[str, ...]]) -> State:
     base = new_state(options, n, view["options"].get("first_dealer", 0))
     tricks = tuple(load_trick(t) for t in rnd["tricks"])
     rounds = Round(
-        number=rnd["number"], dealer=rnd["dealer"], active=tuple(rnd["active_seats"]),
-        hands=tuple(tuple(h) for h in hands), to_play=rnd["to_act"][0], calls=calls,
-        level=DOUBLING.index(rnd["doubling"]), contract=load_contract(rnd["contract"]), leader=rnd["leader"],
-        trick=load_plays(rnd["trick"]), tricks=tricks,
+        number=rnd["number"],
+        dealer=rnd["dealer"],
+        active=tuple(rnd["active_seats"]),
+        hands=tuple(tuple(h) for h in hands),
+        to_play=rnd["to_act"][0],
+        calls=calls,
+        level=DOUBLING.index(rnd["doubling"]),
+        contract=load_contract(rnd["contract"]),
+        leader=rnd["leader"],
+        trick=load_plays(rnd["trick"]),
+        tricks=tricks,
         **_auction_counters(calls, base.options.pass_is_final),
     )
     tables = tuple(s["score"] for s in view["standing"])
-    return replace(base, tables=tables, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"],
-                   round=rounds)
+    return replace(
+        base, tables=tables, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"], round=rounds
+    )
 
 
 def sample(view: View, rng: random.Random) -> State:

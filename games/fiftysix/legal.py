@@ -15,6 +15,7 @@
 | round_over | system                  | score_round                          |
 | match_over | nobody                  | -                                    |
 """
+
 from __future__ import annotations
 
 from games import cards
@@ -36,13 +37,17 @@ MIN_BID, MAX_BID = 28, 56
 
 RULE = {"bid": "56 §1.5", "pass": "56 §1.5", "double": "56 §1.5", "redouble": "56 §1.5", "play": "56 §1.6"}
 WRONG_PHASE = {
-    "bid": "the auction is over", "pass": "the auction is over", "double": "the auction is over",
-    "redouble": "the auction is over", "play": "cards are played only after the auction",
+    "bid": "the auction is over",
+    "pass": "the auction is over",
+    "double": "the auction is over",
+    "redouble": "the auction is over",
+    "play": "cards are played only after the auction",
 }
 
 
 # --- checks that need code --------------------------------------------------------------------------
 # A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
+
 
 def check_pass(state: State, seat: int, action: Action) -> None:
     rnd = state.round
@@ -101,8 +106,7 @@ def check_play(state: State, seat: int, action: Action) -> None:
         raise RuleError("56 §1.6", f"you must follow suit to {trick[0]}")
 
 
-CHECKS = {"bid": check_bid, "pass": check_pass, "double": check_double, "redouble": check_redouble,
-          "play": check_play}
+CHECKS = {"bid": check_bid, "pass": check_pass, "double": check_double, "redouble": check_redouble, "play": check_play}
 
 
 def candidates(state: State, seat: int) -> list[Action]:
@@ -120,7 +124,16 @@ def candidates(state: State, seat: int) -> list[Action]:
 
 
 # The tables above, read as every game reads them (games/engine.py).
-TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
-                  candidates=candidates, deal_phase=AWAIT_DEAL, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
+TURNS = TurnTable(
+    phases=PHASES,
+    player_phases=PLAYER_PHASES,
+    rule=RULE,
+    wrong_phase=WRONG_PHASE,
+    checks=CHECKS,
+    candidates=candidates,
+    deal_phase=AWAIT_DEAL,
+    scoring_phase=ROUND_OVER,
+    over_phase=MATCH_OVER,
+)
 to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions
 pending_system_action = TURNS.pending_system_action

@@ -4,6 +4,7 @@
 the frozen `Options` built from its output. Option names and word values are the API's snake_case
 forms of RULES' names (`teamFormat: twoSides` -> `team_format: two_sides`).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,7 +25,7 @@ CHOICES = {
     "all_pass_contract": ("28nt_non_dealer", "redeal"),
 }
 BOOLEANS = ("pass_is_final", "first_bidder_must_bid")
-MAX_TABLES = 50   # a bound on a match's length: bot-only matches must not hold the workers for hours
+MAX_TABLES = 50  # a bound on a match's length: bot-only matches must not hold the workers for hours
 
 
 @dataclass(frozen=True)

@@ -6,6 +6,7 @@ leads to several events (the call that ends the auction, the last card of a tric
 worked out on states that `evolve` returns.
 `decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -41,8 +42,12 @@ CONVENTIONS = {
     "no": 'the informative "No": void in the suit bid last',
 }
 SHAPES = {  # action type -> (required fields, optional fields) besides "type"
-    "bid": ({"value", "suit"}, {"convention"}), "pass": (set(), set()), "double": (set(), set()),
-    "redouble": (set(), set()), "play": ({"card"}, set()), "deal": ({"deck"}, set()),
+    "bid": ({"value", "suit"}, {"convention"}),
+    "pass": (set(), set()),
+    "double": (set(), set()),
+    "redouble": (set(), set()),
+    "play": ({"card"}, set()),
+    "deal": ({"deck"}, set()),
     "score_round": (set(), set()),
 }
 
@@ -54,8 +59,10 @@ def check_shape(action: object) -> str:
     required, optional = SHAPES[kind]
     fields = set(action) - {"type"}
     if not required <= fields <= required | optional:
-        raise ActionShapeError(f"{kind} takes the fields {sorted(required | {'type'})}"
-                               + (f" and optionally {sorted(optional)}" if optional else ""))
+        raise ActionShapeError(
+            f"{kind} takes the fields {sorted(required | {'type'})}"
+            + (f" and optionally {sorted(optional)}" if optional else "")
+        )
     if kind == "play" and not cards.is_card(action["card"]):
         raise ActionShapeError(f"not a card: {action['card']!r} (rank then suit, e.g. 'JS')")
     if kind == "bid":
@@ -75,6 +82,7 @@ def _check_bid_shape(action: Action) -> None:
 
 # --- system actions ---------------------------------------------------------------------------------
 
+
 def deal_pack(options: OptionDict, state: State) -> list[str]:
     """The pack of the deal `state` awaits or is playing: that of the seats whose team holds tables
     (RULES §1.2, §1.9: 64 cards for eight, 48 for six or four). Tables change hands only when a deal is
@@ -89,7 +97,7 @@ def deal_cards(state: State, pack: list[str]) -> tuple[tuple[int, ...], list[lis
     seat = state.dealer
     for start in range(0, len(pack), BATCH):
         seat = next_active(state, seat, active)
-        hands[seat] += pack[start:start + BATCH]
+        hands[seat] += pack[start : start + BATCH]
     return active, hands
 
 
@@ -99,11 +107,13 @@ def deal(state: State, action: Action) -> list[Event]:
     pack, players = action["deck"], len(active_seats(state))
     expected = pack_for(players)
     if not isinstance(pack, list) or Counter(map(str, pack)) != Counter(expected):
-        raise ActionShapeError(f"deck must be an ordering of the {len(expected)}-card pack of the {players} "
-                               "players at this deal")
+        raise ActionShapeError(
+            f"deck must be an ordering of the {len(expected)}-card pack of the {players} players at this deal"
+        )
     active, hands = deal_cards(state, pack)
-    return [DEALT(None, {"round": state.rounds_dealt + 1, "dealer": state.dealer,
-                         "active": list(active), "hands": hands})]
+    return [
+        DEALT(None, {"round": state.rounds_dealt + 1, "dealer": state.dealer, "active": list(active), "hands": hands})
+    ]
 
 
 def standing(state: State, tables: tuple[int, ...]) -> list[Side]:
@@ -127,6 +137,7 @@ SYSTEM = {"deal": deal, "score_round": score_round}
 
 # --- player actions ---------------------------------------------------------------------------------
 
+
 def call(state: State, seat: int, action: Action) -> list[Event]:
     data: CalledData = {"seat": seat, "call": action["type"]}
     if action["type"] == "bid":  # in this order, as the log has always held them
@@ -148,8 +159,9 @@ def auction_end(state: State, last: str) -> Event | None:
     if last == "redouble":  # the redouble ends the auction at once
         return _contract_event(state)
     if rnd.high_bid is None:
-        everyone_passed = (len(rnd.passed) == len(rnd.active) if state.options.pass_is_final
-                           else rnd.pass_count == len(rnd.active))
+        everyone_passed = (
+            len(rnd.passed) == len(rnd.active) if state.options.pass_is_final else rnd.pass_count == len(rnd.active)
+        )
         return _all_pass_event(state) if everyone_passed else None
     if state.options.pass_is_final:  # §1.11a.1: over when the turn comes back to the last bidder/doubler
         return _contract_event(state) if rnd.to_play == rnd.last_caller else None
@@ -187,8 +199,11 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
     trump = rnd.contract.trump
     winner = plays[cards.winning_index([p.card for p in plays], trump, RANK_ORDER)].seat
     points = sum(CARD_POINTS[cards.rank_of(p.card)] for p in plays)
-    events.append(TRICK_TAKEN(None, {
-        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}))
+    events.append(
+        TRICK_TAKEN(
+            None, {"winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}
+        )
+    )
     after = evolve(after, events[-1])
     assert after.round is not None
     if not any(after.round.hands):

@@ -3,6 +3,7 @@
 Pure functions of a state whose last trick has been taken. Tables only move between teams, so their
 total never changes.
 """
+
 from __future__ import annotations
 
 from games.fiftysix.state import (
@@ -72,20 +73,25 @@ def round_result(state: State) -> RoundResult:
     eliminated = tuple(t for t in range(len(tables)) if state.tables[t] > 0 and tables[t] == 0)
     still_in = tuple(s for s in range(state.n_seats) if tables[team_of(state, s)] > 0)
     return RoundResult(
-        round=rnd.number, contract=contract, contract_team=team, made=made, card_points=points,
-        base=base, multiplier=multiplier, per_team=per_team, payments=tuple(payments),
-        tables=tuple(tables), eliminated=eliminated,
+        round=rnd.number,
+        contract=contract,
+        contract_team=team,
+        made=made,
+        card_points=points,
+        base=base,
+        multiplier=multiplier,
+        per_team=per_team,
+        payments=tuple(payments),
+        tables=tuple(tables),
+        eliminated=eliminated,
         reason=_reason(contract, points[team], made, base, multiplier, per_team, len(others)),
         next_dealer=next_active(state, rnd.dealer, still_in) if still_in else rnd.dealer,
     )
 
 
-def _reason(contract: Contract, taken: int, made: bool, base: int, multiplier: str, per_team: int,
-            others: int) -> str:
+def _reason(contract: Contract, taken: int, made: bool, base: int, multiplier: str, per_team: int, others: int) -> str:
     doubling = "" if contract.level == 0 else f" {DOUBLING[contract.level]}"
     bid = f"{contract.value} {contract.suit}{doubling} by seat {contract.declarer}"
     if made:
-        return (f"{bid} made with {taken}: {base} table(s) {multiplier} = {per_team} from each of "
-                f"{others} other team(s)")
-    return (f"{bid} failed with {taken}: {base} table(s) {multiplier} = {per_team} to each of "
-            f"{others} other team(s)")
+        return f"{bid} made with {taken}: {base} table(s) {multiplier} = {per_team} from each of {others} other team(s)"
+    return f"{bid} failed with {taken}: {base} table(s) {multiplier} = {per_team} to each of {others} other team(s)"

@@ -4,6 +4,7 @@ Seats are fixed for the whole match (RULES §1.9 "the remaining seats keep their
 eliminated team stays in every per-seat tuple with an empty hand and is skipped by `next_active`.
 Per-team numbers are tuples indexed like `State.teams` (team order = seat order of first members).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -117,6 +118,7 @@ def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
 
 # --- derived facts ----------------------------------------------------------------------------------
 
+
 def team_of(state: State, seat: int) -> int:
     return next(i for i, team in enumerate(state.teams) if seat in team)
 
@@ -152,13 +154,17 @@ def with_round(state: State, **changes: object) -> State:
 # The functions of a record that may be missing (the standing bid, the contract) say by overloads that
 # they give None exactly for None.
 
+
 @overload
 def _call(c: Call) -> Snapshot: ...
 @overload
 def _call(c: None) -> None: ...
 def _call(c: Call | None) -> Snapshot | None:
-    return None if c is None else {"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit,
-                                    "convention": c.convention}
+    return (
+        None
+        if c is None
+        else {"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit, "convention": c.convention}
+    )
 
 
 @overload
@@ -174,9 +180,19 @@ def dump_contract(c: Contract) -> ContractData: ...
 @overload
 def dump_contract(c: Contract | None) -> ContractData | None: ...
 def dump_contract(c: Contract | None) -> ContractData | None:
-    return None if c is None else {"declarer": c.declarer, "value": c.value, "suit": c.suit,
-                                    "doubled": c.level == 1, "redoubled": c.level == 2,
-                                    "level": DOUBLING[c.level], "all_pass": c.all_pass}
+    return (
+        None
+        if c is None
+        else {
+            "declarer": c.declarer,
+            "value": c.value,
+            "suit": c.suit,
+            "doubled": c.level == 1,
+            "redoubled": c.level == 2,
+            "level": DOUBLING[c.level],
+            "all_pass": c.all_pass,
+        }
+    )
 
 
 @overload
@@ -184,27 +200,46 @@ def load_contract(d: ContractData) -> Contract: ...
 @overload
 def load_contract(d: ContractData | None) -> Contract | None: ...
 def load_contract(d: ContractData | None) -> Contract | None:
-    return None if d is None else Contract(d["declarer"], d["value"], d["suit"], DOUBLING.index(d["level"]),
-                                           d["all_pass"])
+    return (
+        None if d is None else Contract(d["declarer"], d["value"], d["suit"], DOUBLING.index(d["level"]), d["all_pass"])
+    )
 
 
 def _dump_round(r: Round) -> Snapshot:
     return {
-        "number": r.number, "dealer": r.dealer, "active": list(r.active), "hands": [list(h) for h in r.hands],
-        "to_play": r.to_play, "calls": [_call(c) for c in r.calls], "high_bid": _call(r.high_bid),
-        "level": r.level, "pass_count": r.pass_count, "last_caller": r.last_caller,
-        "passed": sorted(r.passed), "contract": dump_contract(r.contract), "leader": r.leader,
-        "trick": dump_plays(r.trick), "tricks": [dump_trick(t) for t in r.tricks],
+        "number": r.number,
+        "dealer": r.dealer,
+        "active": list(r.active),
+        "hands": [list(h) for h in r.hands],
+        "to_play": r.to_play,
+        "calls": [_call(c) for c in r.calls],
+        "high_bid": _call(r.high_bid),
+        "level": r.level,
+        "pass_count": r.pass_count,
+        "last_caller": r.last_caller,
+        "passed": sorted(r.passed),
+        "contract": dump_contract(r.contract),
+        "leader": r.leader,
+        "trick": dump_plays(r.trick),
+        "tricks": [dump_trick(t) for t in r.tricks],
     }
 
 
 def _load_round(d: Snapshot) -> Round:
     return Round(
-        number=d["number"], dealer=d["dealer"], active=tuple(d["active"]),
-        hands=tuple(tuple(h) for h in d["hands"]), to_play=d["to_play"],
-        calls=tuple(_load_call(c) for c in d["calls"]), high_bid=_load_call(d["high_bid"]),
-        level=d["level"], pass_count=d["pass_count"], last_caller=d["last_caller"],
-        passed=frozenset(d["passed"]), contract=load_contract(d["contract"]), leader=d["leader"],
+        number=d["number"],
+        dealer=d["dealer"],
+        active=tuple(d["active"]),
+        hands=tuple(tuple(h) for h in d["hands"]),
+        to_play=d["to_play"],
+        calls=tuple(_load_call(c) for c in d["calls"]),
+        high_bid=_load_call(d["high_bid"]),
+        level=d["level"],
+        pass_count=d["pass_count"],
+        last_caller=d["last_caller"],
+        passed=frozenset(d["passed"]),
+        contract=load_contract(d["contract"]),
+        leader=d["leader"],
         trick=load_plays(d["trick"]),
         tricks=tuple(load_trick(t) for t in d["tricks"]),
     )
@@ -212,30 +247,49 @@ def _load_round(d: Snapshot) -> Round:
 
 def dump_result(r: RoundResult) -> ResultData:
     return {
-        "round": r.round, "contract": dump_contract(r.contract), "contract_team": r.contract_team,
-        "made": r.made, "card_points": list(r.card_points), "base": r.base, "multiplier": r.multiplier,
+        "round": r.round,
+        "contract": dump_contract(r.contract),
+        "contract_team": r.contract_team,
+        "made": r.made,
+        "card_points": list(r.card_points),
+        "base": r.base,
+        "multiplier": r.multiplier,
         "per_team": r.per_team,
         "payments": [{"payer": p.payer, "payee": p.payee, "owed": p.owed, "paid": p.paid} for p in r.payments],
-        "tables": list(r.tables), "eliminated": list(r.eliminated), "reason": r.reason,
+        "tables": list(r.tables),
+        "eliminated": list(r.eliminated),
+        "reason": r.reason,
         "next_dealer": r.next_dealer,
     }
 
 
 def load_result(d: ResultData) -> RoundResult:
     return RoundResult(
-        round=d["round"], contract=load_contract(d["contract"]), contract_team=d["contract_team"],
-        made=d["made"], card_points=tuple(d["card_points"]), base=d["base"], multiplier=d["multiplier"],
-        per_team=d["per_team"], payments=tuple(Payment(**p) for p in d["payments"]),
-        tables=tuple(d["tables"]), eliminated=tuple(d["eliminated"]), reason=d["reason"],
+        round=d["round"],
+        contract=load_contract(d["contract"]),
+        contract_team=d["contract_team"],
+        made=d["made"],
+        card_points=tuple(d["card_points"]),
+        base=d["base"],
+        multiplier=d["multiplier"],
+        per_team=d["per_team"],
+        payments=tuple(Payment(**p) for p in d["payments"]),
+        tables=tuple(d["tables"]),
+        eliminated=tuple(d["eliminated"]),
+        reason=d["reason"],
         next_dealer=d["next_dealer"],
     )
 
 
 def dump_state(state: State) -> Snapshot:
     return {
-        "options": state.options.as_dict(), "n_seats": state.n_seats,
-        "teams": [list(t) for t in state.teams], "tables": list(state.tables), "phase": state.phase,
-        "dealer": state.dealer, "rounds_dealt": state.rounds_dealt,
+        "options": state.options.as_dict(),
+        "n_seats": state.n_seats,
+        "teams": [list(t) for t in state.teams],
+        "tables": list(state.tables),
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "rounds_dealt": state.rounds_dealt,
         "round": _dump_round(state.round) if state.round else None,
         "last_result": dump_result(state.last_result) if state.last_result else None,
         "winner": state.winner,
@@ -244,9 +298,14 @@ def dump_state(state: State) -> Snapshot:
 
 def load_state(d: Snapshot) -> State:
     return State(
-        options=Options.from_dict(d["options"]), n_seats=d["n_seats"],
-        teams=tuple(tuple(t) for t in d["teams"]), tables=tuple(d["tables"]), phase=d["phase"],
-        dealer=d["dealer"], rounds_dealt=d["rounds_dealt"],
+        options=Options.from_dict(d["options"]),
+        n_seats=d["n_seats"],
+        teams=tuple(tuple(t) for t in d["teams"]),
+        tables=tuple(d["tables"]),
+        phase=d["phase"],
+        dealer=d["dealer"],
+        rounds_dealt=d["rounds_dealt"],
         round=_load_round(d["round"]) if d["round"] else None,
-        last_result=load_result(d["last_result"]) if d["last_result"] else None, winner=d["winner"],
+        last_result=load_result(d["last_result"]) if d["last_result"] else None,
+        winner=d["winner"],
     )

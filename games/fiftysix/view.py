@@ -12,6 +12,7 @@ suit, doubled, redoubled, level, all_pass} once the auction is over, else None),
 suit; None before the contract and in no-trump), leader, trick [{seat, card}], tricks [{leader, cards,
 winner, points}], card_points [per team so far, in `standing` order], tricks_won [per team].
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -64,10 +65,13 @@ def round_view(state: State, seat: int | None) -> View:
         "to_act": to_act(state),
         "active_seats": list(rnd.active),
         "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER))
-        if seat is not None and 0 <= seat < state.n_seats else None,
+        if seat is not None and 0 <= seat < state.n_seats
+        else None,
         "hand_sizes": [len(hand) for hand in rnd.hands],
-        "calls": [{"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit, "convention": c.convention}
-                  for c in rnd.calls],
+        "calls": [
+            {"seat": c.seat, "call": c.call, "value": c.value, "suit": c.suit, "convention": c.convention}
+            for c in rnd.calls
+        ],
         "high_bid": None if high is None else {"seat": high.seat, "value": high.value, "suit": high.suit},
         "doubling": DOUBLING[rnd.level],
         "contract": dump_contract(rnd.contract),
@@ -97,7 +101,9 @@ def event_view(event: Event, seat: int | None) -> Event:
 def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
     return {
-        "round": data["round"], "dealer": data["dealer"], "active": data["active"],
+        "round": data["round"],
+        "dealer": data["dealer"],
+        "active": data["active"],
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
     }

@@ -29,6 +29,7 @@ pagat_no_talon: 24 cards, no stock), 4p (partnerships {0,2},{1,3}, two identical
 single seats except in 4p; per-side lists follow `standing`. `profile: schnapsen` sets the Schnapsen
 defaults.
 """
+
 from __future__ import annotations
 
 # Modules are imported whole so that `games.sixtysix.view` and `.evolve` stay the modules, not
@@ -43,7 +44,16 @@ from games.sixtysix import state as _state
 from games.sixtysix import view as _view
 from games.sixtysix.state import State
 
-RULES: Rules[State] = rules_of("sixty-six", "66.2", options=_options, state=_state, rules=_rules,
-                               evolve=_evolve, legal=_legal, view=_view, events=_events)
+RULES: Rules[State] = rules_of(
+    "sixty-six",
+    "66.2",
+    options=_options,
+    state=_state,
+    rules=_rules,
+    evolve=_evolve,
+    legal=_legal,
+    view=_view,
+    events=_events,
+)
 
 __all__ = ["RULES", "State"]

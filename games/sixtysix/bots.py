@@ -7,6 +7,7 @@ cheaply, keep trumps for tricks worth them, do not overtake a partner while the 
 throw points onto a trick the partner is sure to win). "basic" is deterministic: ties go to the first card in
 the order below, so `rng` only matters for "random".
 """
+
 from __future__ import annotations
 
 import random

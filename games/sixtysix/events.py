@@ -1,5 +1,6 @@
 """Sixty-Six's events: the data record of each event type, and `EVENTS`, their registry (games/events.py
 says how they are checked; the package docstring says who sees what of them)."""
+
 # No `from __future__ import annotations`: NotRequired must be read at run time (see games/events.py).
 from typing import NotRequired, TypedDict
 
@@ -18,10 +19,10 @@ from games.events import (
 class DealtData(TypedDict):
     round: int
     dealer: int
-    hands: list[list[str]]        # per seat
+    hands: list[list[str]]  # per seat
     dead: NotRequired[list[str]]  # 3p with a talon: the two cards set aside
-    trump_card: str               # turned under the stock (pagat 3p: dealt face up into dealer+1's hand)
-    stock: list[str]              # top first, without the trump card; [] without a talon
+    trump_card: str  # turned under the stock (pagat 3p: dealt face up into dealer+1's hand)
+    stock: list[str]  # top first, without the trump card; [] without a talon
 
 
 class Draw(TypedDict):
@@ -37,14 +38,14 @@ class DrewData(TypedDict):
 class MeldedData(TypedDict):
     seat: int
     suit: str
-    points: int     # 20, or 40 in trumps
-    pending: bool   # the side has no trick yet
+    points: int  # 20, or 40 in trumps
+    pending: bool  # the side has no trick yet
 
 
 class ExchangedData(TypedDict):
     seat: int
-    gave: str       # the exchange card, now face up
-    took: str       # the former face-up card
+    gave: str  # the exchange card, now face up
+    took: str  # the former face-up card
     at_close: bool  # made for an opponent when the stock was closed
 
 
@@ -57,12 +58,13 @@ class ClosedData(TypedDict):
 
 class ResultData(TypedDict):
     """A deal's result (`dump_result`): `round_scored` without the standing, and the view's `last_result`."""
+
     round: int
     case: str
     reason: str
     declarer: int | None
     closer: int | None
-    card_points: list[int]        # this and the other lists: per side
+    card_points: list[int]  # this and the other lists: per side
     meld_points: list[int]
     last_trick_points: list[int]
     totals: list[int]
@@ -85,5 +87,6 @@ CLOSED = EventType("closed", ClosedData)
 DECLARED_OUT = EventType("declared_out", SeatData)
 ROUND_SCORED = EventType("round_scored", RoundScoredData)
 
-EVENTS = registry(DEALT, PLAYED, TRICK_TAKEN, DREW, MELDED, EXCHANGED, CLOSED, DECLARED_OUT, ROUND_ENDED,
-                  ROUND_SCORED, MATCH_ENDED)
+EVENTS = registry(
+    DEALT, PLAYED, TRICK_TAKEN, DREW, MELDED, EXCHANGED, CLOSED, DECLARED_OUT, ROUND_ENDED, ROUND_SCORED, MATCH_ENDED
+)

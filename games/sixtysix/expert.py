@@ -12,6 +12,7 @@ match after the deal, so a point counts for more when the match is close to its 
 4-player variants use expert_multi (sampled worlds played out through the engine by basic players).
 `samples` bounds the work (worlds times actions); `stop()` may end it early.
 """
+
 from __future__ import annotations
 
 import random
@@ -61,8 +62,9 @@ def evaluate(view: View, rng: random.Random, samples: int, stop: Callable[[], bo
     return _rolled_out(view, utility, rng, samples, stop)
 
 
-def _solved(view: View, world: State, utility: Utility, rng: random.Random, samples: int,
-            stop: Callable[[], bool]) -> dict[str, float]:
+def _solved(
+    view: View, world: State, utility: Utility, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> dict[str, float]:
     exact = view["round"]["stock_size"] == 0  # nothing hidden but the other hand: one world is all
     assert world.round is not None
     cards_left = sum(len(h) for h in world.round.hands)
@@ -79,8 +81,9 @@ def _solved(view: View, world: State, utility: Utility, rng: random.Random, samp
     return {k: v / worlds for k, v in totals.items()}
 
 
-def _rolled_out(view: View, utility: Utility, rng: random.Random, samples: int,
-                stop: Callable[[], bool]) -> dict[str, float]:
+def _rolled_out(
+    view: View, utility: Utility, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> dict[str, float]:
     seat: int = view["seat"]
     legal = candidates(view)
     if len(legal) == 1:
@@ -105,8 +108,9 @@ def value_after(state: State, me: int, utility: Utility) -> float:
     return playout(state, me, utility)
 
 
-def choose(view: View, rng: random.Random, samples: int,
-           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
+def choose(
+    view: View, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> tuple[Action, dict[str, float] | None]:
     values = evaluate(view, rng, samples, stop)
     if values is None:
         return basic.choose(view, "basic", rng), None

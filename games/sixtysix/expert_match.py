@@ -9,6 +9,7 @@ P comes from a plain model of the deals to come: each side wins a deal half the 
 or 3 game points with the frequencies below (roughly what the bot lab's deals show); drawn deals
 are left out. Match wins depend on the standing only through the points each side still needs.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -26,8 +27,9 @@ def win_chance(need: int, other_needs: int) -> float:
         return 1.0
     if other_needs <= 0:
         return 0.0
-    return sum(p * (win_chance(need - k, other_needs) + win_chance(need, other_needs - k)) / 2
-               for k, p in DEAL_POINTS.items())
+    return sum(
+        p * (win_chance(need - k, other_needs) + win_chance(need, other_needs - k)) / 2 for k, p in DEAL_POINTS.items()
+    )
 
 
 def match_utility(scores: Sequence[int], target: int) -> Utility:
@@ -36,4 +38,5 @@ def match_utility(scores: Sequence[int], target: int) -> Utility:
 
     def utility(first: int, second: int) -> float:
         return 2 * win_chance(need - first, other_needs - second) - 1
+
     return utility

@@ -12,6 +12,7 @@ seeing only its own minimal view of the world. The value is the game points of t
 those of all other sides together (see `value`). `samples` bounds worlds times actions; `stop()` may
 end it early.
 """
+
 from __future__ import annotations
 
 import random
@@ -63,6 +64,7 @@ def supported(view: View) -> bool:
 
 
 # --- what the view shows ----------------------------------------------------------------------------
+
 
 def _played_by(rnd: View, seat: int) -> Counter[str]:
     plays = [p for t in rnd["tricks"] for p in t["cards"]] + list(rnd["trick"])
@@ -118,15 +120,19 @@ def lacking(view: View) -> dict[int, set[str]]:
             card, seat = p["card"], p["seat"]
             if cards.suit_of(card) == cards.suit_of(led):
                 if not cards.beats(card, best, trump, RANK_ORDER):
-                    lacks[seat] |= {c for c in pack if cards.suit_of(c) == cards.suit_of(led)
-                                    and cards.beats(c, best, trump, RANK_ORDER)}
+                    lacks[seat] |= {
+                        c
+                        for c in pack
+                        if cards.suit_of(c) == cards.suit_of(led) and cards.beats(c, best, trump, RANK_ORDER)
+                    }
             else:
                 lacks[seat] |= {c for c in pack if cards.suit_of(c) == cards.suit_of(led)}
                 if cards.suit_of(card) != trump:
                     lacks[seat] |= {c for c in pack if cards.suit_of(c) == trump}
                 elif not cards.beats(card, best, trump, RANK_ORDER):
-                    lacks[seat] |= {c for c in pack if cards.suit_of(c) == trump
-                                    and cards.beats(c, best, trump, RANK_ORDER)}
+                    lacks[seat] |= {
+                        c for c in pack if cards.suit_of(c) == trump and cards.beats(c, best, trump, RANK_ORDER)
+                    }
             if cards.beats(card, best, trump, RANK_ORDER):
                 best = card
     return lacks
@@ -149,6 +155,7 @@ def unseen(view: View) -> list[str]:
 
 # --- sampling -----------------------------------------------------------------------------------------
 
+
 def sample(view: View, rng: random.Random, tries: int = 30) -> State:
     """One engine state consistent with the view."""
     rnd, seat = view["round"], view["seat"]
@@ -164,17 +171,18 @@ def sample(view: View, rng: random.Random, tries: int = 30) -> State:
         rng.shuffle(pool)
         dealt, ok = {}, True
         for s in order:
-            allowed = [i for i, c in enumerate(pool) if c not in lacks[s]] if attempt < tries else list(range(len(pool)))
+            allowed = (
+                [i for i, c in enumerate(pool) if c not in lacks[s]] if attempt < tries else list(range(len(pool)))
+            )
             if len(allowed) < need[s]:
                 ok = False
                 break
-            take = set(allowed[:need[s]])
+            take = set(allowed[: need[s]])
             dealt[s] = [pool[i] for i in sorted(take)]
             pool = [c for i, c in enumerate(pool) if i not in take]
         if ok:
             break
-    hands = tuple(tuple(rnd["hand"]) if s == seat else tuple(known[s].elements()) + tuple(dealt[s])
-                  for s in range(n))
+    hands = tuple(tuple(rnd["hand"]) if s == seat else tuple(known[s].elements()) + tuple(dealt[s]) for s in range(n))
     return _state(view, hands, pool)
 
 
@@ -186,9 +194,9 @@ def _state(view: View, hands: Hands, rest: list[str]) -> State:
     if size == 0:
         trump_card, stock, dead = None, (), tuple(rest)
     elif rnd["trump_card"] is not None:
-        trump_card, stock, dead = rnd["trump_card"], tuple(rest[:size - 1]), tuple(rest[size - 1:])
+        trump_card, stock, dead = rnd["trump_card"], tuple(rest[: size - 1]), tuple(rest[size - 1 :])
     else:  # closed: the card under the stock is not shown
-        trump_card, stock, dead = rest[size - 1], tuple(rest[:size - 1]), tuple(rest[size:])
+        trump_card, stock, dead = rest[size - 1], tuple(rest[: size - 1]), tuple(rest[size:])
     tricks = tuple(load_trick(t) for t in rnd["tricks"])
     melds = tuple(Meld(m["seat"], m["suit"], m["points"]) for m in rnd["melds"])
     used: list[tuple[str, ...]] = []
@@ -196,41 +204,60 @@ def _state(view: View, hands: Hands, rest: list[str]) -> State:
         held = Counter(hands[s])
         used.append(tuple((meld_used(rnd, s) & held).elements()))
     rounds = Round(
-        number=rnd["number"], dealer=rnd["dealer"], trump_suit=rnd["trump"], trump_card=trump_card,
-        stock=stock, hands=hands, leader=rnd["leader"],
+        number=rnd["number"],
+        dealer=rnd["dealer"],
+        trump_suit=rnd["trump"],
+        trump_card=trump_card,
+        stock=stock,
+        hands=hands,
+        leader=rnd["leader"],
         to_play=rnd["to_act"][0] if rnd["to_act"] else rnd["leader"],
-        trick=load_plays(rnd["trick"]), tricks=tricks, melds=melds,
-        meld_used=tuple(used), turn_meld=rnd["turn_meld"], closer=rnd["closer"],
+        trick=load_plays(rnd["trick"]),
+        tricks=tricks,
+        melds=melds,
+        meld_used=tuple(used),
+        turn_meld=rnd["turn_meld"],
+        closer=rnd["closer"],
         tricks_at_close=None if rnd["tricks_at_close"] is None else tuple(rnd["tricks_at_close"]),
-        declarer=rnd["declarer"], dead=dead, turned_card=rnd.get("turned_card"),
+        declarer=rnd["declarer"],
+        dead=dead,
+        turned_card=rnd.get("turned_card"),
     )
     base = new_state(options_of(view), n, view["options"].get("first_dealer", 0))
     scores = tuple(s["score"] for s in view["standing"])
-    state = replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
-                    rounds_dealt=rnd["number"], round=rounds)
+    state = replace(
+        base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"], round=rounds
+    )
     if rnd["tricks_at_close"] is not None:
-        at_close = replace(rounds, tricks=tricks[:sum(rnd["tricks_at_close"])])
+        at_close = replace(rounds, tricks=tricks[: sum(rnd["tricks_at_close"])])
         state = replace(state, round=replace(rounds, totals_at_close=running_totals(state, at_close)))
     return state
 
 
 # --- playouts ------------------------------------------------------------------------------------------
 
+
 def bot_view(state: State, seat: int, legal: list[Action]) -> View:
     """The parts of the seat's view the basic player reads."""
     rnd = state.round
     assert rnd is not None
     return {
-        "seat": seat, "legal_actions": legal,
+        "seat": seat,
+        "legal_actions": legal,
         "standing": [{"seats": list(side), "score": score} for side, score in zip(state.sides, state.scores)],
         "round": {
-            "hand": sorted(rnd.hands[seat], key=SORT), "hand_sizes": [len(h) for h in rnd.hands],
-            "trump": rnd.trump_suit, "trump_card": rnd.trump_card if rnd.closer is None else None,
-            "stock_open": stock_open(rnd), "target": state.options.spec.target,
+            "hand": sorted(rnd.hands[seat], key=SORT),
+            "hand_sizes": [len(h) for h in rnd.hands],
+            "trump": rnd.trump_suit,
+            "trump_card": rnd.trump_card if rnd.closer is None else None,
+            "stock_open": stock_open(rnd),
+            "target": state.options.spec.target,
             "trick": dump_plays(rnd.trick),
             "tricks": [dump_trick(t) for t in rnd.tricks],
-            "card_points": list(card_points(state, rnd)), "meld_points": list(meld_points(state, rnd)),
-            "tricks_won": list(tricks_won(state, rnd)), "turn_meld": rnd.turn_meld,
+            "card_points": list(card_points(state, rnd)),
+            "meld_points": list(meld_points(state, rnd)),
+            "tricks_won": list(tricks_won(state, rnd)),
+            "turn_meld": rnd.turn_meld,
         },
     }
 

@@ -7,6 +7,7 @@ player (declare when out, exchange, meld trumps first, close when sure, the same
 each seat seeing only its own hand, the public cards and the face-up trump card. A deal that reaches
 a closed or exhausted stock with few cards left is finished by the exact solver.
 """
+
 from __future__ import annotations
 
 from games import cards
@@ -60,8 +61,11 @@ class Deal:
 
     def unseen_trumps(self, seat: int) -> list[str]:
         face = self.face if self.closer is None else None
-        return [c for c in self.pack if c[1] == self.trump and c not in self.played
-                and c not in self.hands[seat] and c != face]
+        return [
+            c
+            for c in self.pack
+            if c[1] == self.trump and c not in self.played and c not in self.hands[seat] and c != face
+        ]
 
     # --- the basic player's rules -----------------------------------------------------------------
 
@@ -79,8 +83,13 @@ class Deal:
         return self.stock_open() and self.stock_size() >= self.opts.min_stock_to_close
 
     def may_exchange(self, seat: int) -> bool:
-        return (self.stock_open() and self.face != self.exchange_card and self.exchange_card in self.hands[seat]
-                and self.won[seat] > 0 and self.stock_size() >= self.opts.min_stock_for_exchange)
+        return (
+            self.stock_open()
+            and self.face != self.exchange_card
+            and self.exchange_card in self.hands[seat]
+            and self.won[seat] > 0
+            and self.stock_size() >= self.opts.min_stock_for_exchange
+        )
 
     def meld_suits(self, seat: int) -> list[str]:
         if self.turn_meld or not (self.stock_open() or self.opts.meld_after_close):
@@ -169,8 +178,12 @@ class Deal:
         self.tricks_at_close = tuple(self.won)
         self.totals_at_close = (self.total(0), self.total(1))
         other = 1 - seat
-        if (self.opts.non_closer_may_exchange_at_close and self.face != self.exchange_card
-                and self.stock_size() >= self.opts.min_stock_for_exchange and self.exchange_card in self.hands[other]):
+        if (
+            self.opts.non_closer_may_exchange_at_close
+            and self.face != self.exchange_card
+            and self.stock_size() >= self.opts.min_stock_for_exchange
+            and self.exchange_card in self.hands[other]
+        ):
             self.exchange(other)
         self.phase = "lead"
 
@@ -210,16 +223,25 @@ class Deal:
         return self.declarer is not None or not (self.hands[0] or self.hands[1])
 
     def solvable(self) -> bool:
-        return (not self.stock_open() and self.phase != "after" and self.turn_meld is None
-                and not self.opts.meld_after_close and len(self.hands[0]) + len(self.hands[1]) <= SOLVE_CARDS)
+        return (
+            not self.stock_open()
+            and self.phase != "after"
+            and self.turn_meld is None
+            and not self.opts.meld_after_close
+            and len(self.hands[0]) + len(self.hands[1]) <= SOLVE_CARDS
+        )
 
     def value(self, me: int, utility: Utility) -> float:
         game = deal_points(self, self.opts, tuple(self.points), tuple(self.won), self.last, self.declarer)
         return value_for(utility, game, me)
 
     def solved(self, me: int, utility: Utility) -> float:
-        start = ((tuple(self.hands[0]), tuple(self.hands[1])), self.to_play, tuple(self.trick),
-                 (tuple(self.points), tuple(self.won), self.last))
+        start = (
+            (tuple(self.hands[0]), tuple(self.hands[1])),
+            self.to_play,
+            tuple(self.trick),
+            (tuple(self.points), tuple(self.won), self.last),
+        )
         best = Solver(self.state, utility, rules=self, start=start).best()
         return best if self.to_play == me else -best
 

@@ -11,6 +11,7 @@ is seat 0's value and seat 1's is its negative (zero-sum, as negamax needs). By 
 game points minus seat 1's, so `solve` can be compared with a plain minimax; the expert passes a
 match-aware utility instead.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -28,15 +29,16 @@ DECLARE = ("declare_out",)
 INF = float("inf")
 Utility = Callable[[int, int], float]  # (seat 0's game points, seat 1's) -> seat 0's value
 
-Move = tuple[str]                           # (card,), or DECLARE
-Hands = tuple[tuple[str, ...], ...]         # per seat
-OpenTrick = tuple[tuple[int, str], ...]     # (seat, card) in play order
+Move = tuple[str]  # (card,), or DECLARE
+Hands = tuple[tuple[str, ...], ...]  # per seat
+OpenTrick = tuple[tuple[int, str], ...]  # (seat, card) in play order
 Score = tuple[tuple[int, ...], tuple[int, ...], int | None]  # card points and tricks per seat, last winner
 Start = tuple[Hands, int, OpenTrick, Score]  # the position: hands, seat to play, open trick, score
 
 
 class Closing(Protocol):
     """What `deal_points` reads of a deal besides the score: the engine's Round, or a playout's Deal."""
+
     @property
     def melds(self) -> Sequence[Meld]: ...
     @property
@@ -58,8 +60,14 @@ def value_for(utility: Utility, game: Sequence[int], seat: int) -> float:
 
 def applies(state: State) -> bool:
     rnd = state.round
-    return (state.n_seats == 2 and state.phase in (LEAD, FOLLOW) and rnd is not None and not stock_open(rnd)
-            and not state.options.meld_after_close and rnd.turn_meld is None)
+    return (
+        state.n_seats == 2
+        and state.phase in (LEAD, FOLLOW)
+        and rnd is not None
+        and not stock_open(rnd)
+        and not state.options.meld_after_close
+        and rnd.turn_meld is None
+    )
 
 
 def action_of(move: Move) -> Action:
@@ -81,18 +89,22 @@ class Solver:
     rules is anything with the engine round's melds, closer, tricks_at_close and totals_at_close,
     start is (hands, seat to play, open trick as ((seat, card), ...), summary)."""
 
-    def __init__(self, state: State, utility: Utility = difference, rules: Closing | None = None,
-                 start: Start | None = None):
+    def __init__(
+        self, state: State, utility: Utility = difference, rules: Closing | None = None, start: Start | None = None
+    ):
         rnd = state.round
         assert rnd is not None
         self.options, self.rules = state.options, rules or rnd
         self.trump = rnd.trump_suit
         self.utility = utility
-        self.start: Start = start or (rnd.hands, rnd.to_play, tuple((p.seat, p.card) for p in rnd.trick),
-                                      summary(rnd.tricks))
+        self.start: Start = start or (
+            rnd.hands,
+            rnd.to_play,
+            tuple((p.seat, p.card) for p in rnd.trick),
+            summary(rnd.tricks),
+        )
         # position (without the last winner) -> the bounds proven on its value
-        self.memo: dict[tuple[Hands, int, OpenTrick, tuple[tuple[int, ...], tuple[int, ...]]],
-                        tuple[float, float]] = {}
+        self.memo: dict[tuple[Hands, int, OpenTrick, tuple[tuple[int, ...], tuple[int, ...]]], tuple[float, float]] = {}
         self.leaves: dict[tuple[Score, int | None, int], float] = {}  # (score, declarer, seat) -> value
 
     def root_values(self) -> dict[Move, float]:
@@ -135,8 +147,9 @@ class Solver:
         self.memo[key] = (low, high)
         return best
 
-    def _after(self, move: Move, hands: Hands, to_play: int, trick: OpenTrick, score: Score, alpha: float,
-               beta: float) -> float:
+    def _after(
+        self, move: Move, hands: Hands, to_play: int, trick: OpenTrick, score: Score, alpha: float, beta: float
+    ) -> float:
         """The value for `to_play` of making `move` (a bound outside (alpha, beta))."""
         if move == DECLARE:
             return self._leaf(score, to_play, declarer=to_play)
@@ -165,8 +178,9 @@ class Solver:
         return self.leaves[key]
 
 
-def deal_points(rnd: Closing, opts: Options, points: Sequence[int], won: Sequence[int], last: int | None,
-                declarer: int | None) -> tuple[int, int]:
+def deal_points(
+    rnd: Closing, opts: Options, points: Sequence[int], won: Sequence[int], last: int | None, declarer: int | None
+) -> tuple[int, int]:
     """RULES §2.9 for two seats, as scoring.round_result computes it (the solver check holds them
     equal). `rnd` gives the melds, the closer and what was counted at closing."""
     target, half = opts.spec.target, opts.schneider_threshold
@@ -223,4 +237,5 @@ def solve(state: State) -> dict[str, float]:
     """Exact values of the legal moves at `state` for the seat to act, keyed like the API's actions
     (whole numbers: the difference of the two seats' game points)."""
     from games.bots import action_key
+
     return {action_key(action_of(m)): v for m, v in Solver(state).root_values().items()}

@@ -7,6 +7,7 @@ suit it did not follow, trumps it did not play, cards that would have headed the
 never dealt to it. Every other card is dealt at random among the other hands and the stock.
 Written for the two-player games with a talon (2p24, 2p20, 2p32); `supported` says when it applies.
 """
+
 from __future__ import annotations
 
 import random
@@ -27,8 +28,12 @@ Hands = tuple[tuple[str, ...], ...]
 
 def supported(view: View) -> bool:
     rnd = view["round"]
-    return (view["options"].get("variant", "2p24").startswith("2p") and rnd is not None
-            and rnd["hand"] is not None and bool(view["legal_actions"]))
+    return (
+        view["options"].get("variant", "2p24").startswith("2p")
+        and rnd is not None
+        and rnd["hand"] is not None
+        and bool(view["legal_actions"])
+    )
 
 
 def options_of(view: View) -> OptionDict:
@@ -81,7 +86,7 @@ def sample(view: View, rng: random.Random) -> State:
         take = size - len(known)
         lacks = lacking(rnd, other)
         dealt = [c for c in pool if c not in lacks][:take]
-        dealt += [c for c in pool if c not in dealt][:take - len(dealt)]  # only if the view contradicts
+        dealt += [c for c in pool if c not in dealt][: take - len(dealt)]  # only if the view contradicts
         hands.append(tuple(known + dealt))
         pool = [c for c in pool if c not in dealt]
     trump_card, stock = _stock(rnd, pool)
@@ -94,7 +99,7 @@ def lacking(rnd: View, seat: int) -> set[str]:
         return set()
     trump: str = rnd["trump"]
     lacks: set[str] = set()
-    for trick in rnd["tricks"][sum(rnd["tricks_at_close"]):]:
+    for trick in rnd["tricks"][sum(rnd["tricks_at_close"]) :]:
         lead, follow = trick["cards"][0], trick["cards"][-1]
         if follow["seat"] != seat:
             continue
@@ -116,8 +121,8 @@ def _stock(rnd: View, pool: list[str]) -> tuple[str | None, tuple[str, ...]]:
     if size == 0:
         return None, ()
     if trump_card is not None:
-        return trump_card, tuple(pool[:size - 1])
-    return pool[size - 1], tuple(pool[:size - 1])
+        return trump_card, tuple(pool[: size - 1])
+    return pool[size - 1], tuple(pool[: size - 1])
 
 
 def _state(view: View, hands: Hands, trump_card: str | None, stock: tuple[str, ...]) -> State:
@@ -127,20 +132,32 @@ def _state(view: View, hands: Hands, trump_card: str | None, stock: tuple[str, .
     meld_used = tuple(tuple(known_in_hand(rnd, s)) for s in range(n))
     totals_at_close = None
     if rnd["tricks_at_close"] is not None:
-        totals_at_close = _totals_at(tricks[:sum(rnd["tricks_at_close"])], melds, n)
+        totals_at_close = _totals_at(tricks[: sum(rnd["tricks_at_close"])], melds, n)
     rounds = Round(
-        number=rnd["number"], dealer=rnd["dealer"], trump_suit=rnd["trump"], trump_card=trump_card,
-        stock=stock, hands=hands, leader=rnd["leader"],
+        number=rnd["number"],
+        dealer=rnd["dealer"],
+        trump_suit=rnd["trump"],
+        trump_card=trump_card,
+        stock=stock,
+        hands=hands,
+        leader=rnd["leader"],
         to_play=rnd["to_act"][0] if rnd["to_act"] else rnd["leader"],
-        trick=load_plays(rnd["trick"]), tricks=tricks, melds=melds,
-        meld_used=meld_used, turn_meld=rnd["turn_meld"], closer=rnd["closer"],
+        trick=load_plays(rnd["trick"]),
+        tricks=tricks,
+        melds=melds,
+        meld_used=meld_used,
+        turn_meld=rnd["turn_meld"],
+        closer=rnd["closer"],
         tricks_at_close=None if rnd["tricks_at_close"] is None else tuple(rnd["tricks_at_close"]),
-        totals_at_close=totals_at_close, declarer=rnd["declarer"], turned_card=rnd["turned_card"],
+        totals_at_close=totals_at_close,
+        declarer=rnd["declarer"],
+        turned_card=rnd["turned_card"],
     )
     base = new_state(options_of(view), n, view["options"].get("first_dealer", 0))
     scores = tuple(s["score"] for s in view["standing"])
-    return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
-                   rounds_dealt=rnd["number"], round=rounds)
+    return replace(
+        base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"], round=rounds
+    )
 
 
 def _totals_at(tricks: tuple[Trick, ...], melds: tuple[Meld, ...], n: int) -> tuple[int, ...]:

@@ -8,6 +8,7 @@ Rules of this file:
 * `legal_actions` is exactly the candidates that pass the same checks `decide` applies, so a client
   that knows no rules can play from that list alone.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -42,8 +43,12 @@ PHASES: dict[str, frozenset[str]] = {
 PLAYER_PHASES = (LEAD, FOLLOW, AFTER_TRICK)
 
 RULE = {
-    "play": "66 §2.3", "meld": "66 §2.5", "exchange": "66 §2.6", "close": "66 §2.7",
-    "declare_out": "66 §2.8", "draw": "66 §2.4",
+    "play": "66 §2.3",
+    "meld": "66 §2.5",
+    "exchange": "66 §2.6",
+    "close": "66 §2.7",
+    "declare_out": "66 §2.8",
+    "draw": "66 §2.4",
 }
 WRONG_PHASE = {
     "play": "you cannot play a card now",
@@ -56,6 +61,7 @@ WRONG_PHASE = {
 
 
 # --- checks that need code --------------------------------------------------------------------------
+
 
 def marriage_cards(suit: str) -> tuple[str, str]:
     return "K" + suit, "Q" + suit
@@ -86,6 +92,7 @@ def _strict(state: State) -> bool:
 
 # A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
 
+
 def check_play(state: State, seat: int, action: Action) -> None:
     rnd, card = state.round, action["card"]
     assert rnd is not None
@@ -98,8 +105,11 @@ def check_play(state: State, seat: int, action: Action) -> None:
         trick = [p.card for p in rnd.trick]
         allowed = follow_options(rnd.hands[seat], trick, rnd.trump_suit, _strict(state))
         if card not in allowed:
-            raise RuleError("66 §2.3", f"with the stock closed or exhausted you must play one of "
-                                       f"{', '.join(sorted(set(allowed)))} to {' '.join(trick)}")
+            raise RuleError(
+                "66 §2.3",
+                f"with the stock closed or exhausted you must play one of "
+                f"{', '.join(sorted(set(allowed)))} to {' '.join(trick)}",
+            )
 
 
 def check_meld(state: State, seat: int, action: Action) -> None:
@@ -145,8 +155,12 @@ def check_nothing(state: State, seat: int, action: Action) -> None:
 
 
 CHECKS = {
-    "play": check_play, "meld": check_meld, "exchange": check_exchange, "close": check_close,
-    "declare_out": check_nothing, "draw": check_nothing,
+    "play": check_play,
+    "meld": check_meld,
+    "exchange": check_exchange,
+    "close": check_close,
+    "declare_out": check_nothing,
+    "draw": check_nothing,
 }
 
 
@@ -154,14 +168,25 @@ def candidates(state: State, seat: int) -> list[Action]:
     assert state.round is not None
     hand = state.round.hands[seat]
     plays = sorted(set(hand), key=cards.sort_key(RANK_ORDER))
-    return ([{"type": "play", "card": c} for c in plays]
-            + [{"type": "meld", "suit": s} for s in cards.SUITS]
-            + [{"type": t} for t in ("exchange", "close", "declare_out", "draw")])
+    return (
+        [{"type": "play", "card": c} for c in plays]
+        + [{"type": "meld", "suit": s} for s in cards.SUITS]
+        + [{"type": t} for t in ("exchange", "close", "declare_out", "draw")]
+    )
 
 
 # The tables above, read as every game reads them (games/engine.py).
-TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
-                  candidates=candidates, deal_phase=AWAIT_DEAL, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER,
-                  scoring="the round is being scored")
+TURNS = TurnTable(
+    phases=PHASES,
+    player_phases=PLAYER_PHASES,
+    rule=RULE,
+    wrong_phase=WRONG_PHASE,
+    checks=CHECKS,
+    candidates=candidates,
+    deal_phase=AWAIT_DEAL,
+    scoring_phase=ROUND_OVER,
+    over_phase=MATCH_OVER,
+    scoring="the round is being scored",
+)
 to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions
 pending_system_action = TURNS.pending_system_action

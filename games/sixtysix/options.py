@@ -29,6 +29,7 @@ defaults: any option given explicitly beside it still wins.
 Without `variant`, the number of seats chooses it: 2p24 for two (2p20 with the schnapsen profile), 3p for
 three, 4p for four. A variant for another number of players is refused naming the ones that fit.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -40,7 +41,7 @@ from games.options import OptionRecord, boolean, choice, whole_number
 
 RANK_ORDER = "ATKQJ987"  # RULES §2.1: A > T > K > Q > J > 9 > 8 > 7
 CARD_POINTS = {"A": 11, "T": 10, "K": 4, "Q": 3, "J": 2, "9": 0, "8": 0, "7": 0}
-MAX_MATCH_TARGET = 50   # a bound on a match's length: bot-only matches must not hold the workers for hours
+MAX_MATCH_TARGET = 50  # a bound on a match's length: bot-only matches must not hold the workers for hours
 
 
 @dataclass(frozen=True)
@@ -88,8 +89,14 @@ COUNTS = ("min_stock_to_close", "min_stock_for_exchange")
 # What each profile changes in the defaults (RULES §2.12, last paragraph).
 PROFILES: dict[str, OptionDict] = {
     "sixty_six": {},
-    "schnapsen": {"variant": "2p20", "meld_after_close": True, "last_trick_rule": "last_trick_wins_one_point",
-                  "closed_scoring": "at_closing", "min_stock_to_close": 4, "close_before_draw": False},
+    "schnapsen": {
+        "variant": "2p20",
+        "meld_after_close": True,
+        "last_trick_rule": "last_trick_wins_one_point",
+        "closed_scoring": "at_closing",
+        "min_stock_to_close": 4,
+        "close_before_draw": False,
+    },
 }
 
 
@@ -136,8 +143,9 @@ def normalize_options(options: OptionDict | None, n_seats: int) -> OptionDict:
     if mode != "talon_with_dead_cards" and variant.name != "3p":
         raise OptionError("three_player_mode", "three_player_mode applies to the 3p variant only")
     spec = spec_of(variant.name, mode)
-    out = Options(variant=variant.name, profile=profile, three_player_mode=mode,
-                  schneider_threshold=spec.half).as_dict()
+    out = Options(
+        variant=variant.name, profile=profile, three_player_mode=mode, schneider_threshold=spec.half
+    ).as_dict()
     # A profile's stock minimum never exceeds the variant's stock (pagat 3p has none).
     defaults = {k: min(v, stock_size(spec)) if k in COUNTS else v for k, v in defaults.items()}
     for name, value in {**defaults, **raw}.items():
@@ -159,8 +167,9 @@ def default_variant(profile_variant: str | None, n_seats: int) -> str:
     if profile_variant is not None and VARIANTS[profile_variant].players == n_seats:
         return profile_variant
     if n_seats not in SEAT_DEFAULTS:
-        raise OptionError("seats", f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players, "
-                                   f"not {n_seats}")
+        raise OptionError(
+            "seats", f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players, not {n_seats}"
+        )
     return SEAT_DEFAULTS[n_seats]
 
 
@@ -170,8 +179,11 @@ def _variant(value: object, n_seats: int) -> Variant:
     variant = VARIANTS[value]
     if n_seats != variant.players:
         fitting = [name for name, v in VARIANTS.items() if v.players == n_seats]
-        valid = f"for {n_seats} players: {', '.join(fitting)}" if fitting else \
-            f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players"
+        valid = (
+            f"for {n_seats} players: {', '.join(fitting)}"
+            if fitting
+            else f"sixty-six is played by {', '.join(map(str, SEAT_DEFAULTS))} players"
+        )
         raise OptionError("variant", f"variant {value} is for {variant.players} players, not {n_seats}; {valid}")
     return variant
 

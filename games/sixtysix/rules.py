@@ -6,6 +6,7 @@ leads to several events (the last card of a trick), the later ones are worked ou
 `evolve` returns.
 `decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
+
 from __future__ import annotations
 
 from games import cards
@@ -32,8 +33,14 @@ from games.sixtysix.state import (
 )
 
 SHAPES = {  # action type -> its fields besides "type"
-    "play": {"card"}, "meld": {"suit"}, "exchange": set(), "close": set(), "declare_out": set(),
-    "draw": set(), "deal": {"deck"}, "score_round": set(),
+    "play": {"card"},
+    "meld": {"suit"},
+    "exchange": set(),
+    "close": set(),
+    "declare_out": set(),
+    "draw": set(),
+    "deal": {"deck"},
+    "score_round": set(),
 }
 
 
@@ -52,6 +59,7 @@ def check_shape(action: object) -> str:
 
 # --- system actions ---------------------------------------------------------------------------------
 
+
 def deal(state: State, action: Action) -> list[Event]:
     if state.phase != AWAIT_DEAL:
         raise NotYourTurn("no deal is due now")
@@ -60,15 +68,21 @@ def deal(state: State, action: Action) -> list[Event]:
         raise ActionShapeError(f"deck must be an ordering of the {state.options.variant} pack")
     spec = state.options.spec
     hands, pos = deal_hands(pack, state.n_seats, state.dealer, spec.batches)
-    dead = pack[pos:pos + spec.dead]  # 3p: the next cards go face down out of play (RULES §2.2)
+    dead = pack[pos : pos + spec.dead]  # 3p: the next cards go face down out of play (RULES §2.2)
     pos += spec.dead
     if spec.talon:  # the next card turned face up under the stock, the rest is the stock
-        trump_card, stock = pack[pos], pack[pos + 1:]
+        trump_card, stock = pack[pos], pack[pos + 1 :]
     else:  # pagat 3p: no stock; the trump card was dealt face up into dealer+1's hand
         assert spec.turned_at is not None  # a variant without a talon says which card is turned
         trump_card, stock = pack[spec.turned_at], []
-    data: DealtData = {"round": state.rounds_dealt + 1, "dealer": state.dealer, "hands": hands, "dead": dead,
-                       "trump_card": trump_card, "stock": stock}
+    data: DealtData = {
+        "round": state.rounds_dealt + 1,
+        "dealer": state.dealer,
+        "hands": hands,
+        "dead": dead,
+        "trump_card": trump_card,
+        "stock": stock,
+    }
     if not spec.dead:  # only 3p with a talon sets cards aside
         del data["dead"]
     return [DEALT(None, data)]
@@ -80,7 +94,7 @@ def deal_hands(pack: list[str], n: int, dealer: int, batches: tuple[int, ...]) -
     pos = 0
     for batch in batches:
         for k in range(1, n + 1):
-            hands[(dealer + k) % n] += pack[pos:pos + batch]
+            hands[(dealer + k) % n] += pack[pos : pos + batch]
             pos += batch
     return hands, pos
 
@@ -109,6 +123,7 @@ SYSTEM = {"deal": deal, "score_round": score_round}
 
 # --- player actions ---------------------------------------------------------------------------------
 
+
 def draw_event(state: State) -> Event:
     """Everyone draws one card, the trick winner first; the face-up trump card is the last one."""
     rnd, n = state.round, state.n_seats
@@ -134,8 +149,11 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
         return events
     winner = plays[cards.winning_index([p.card for p in plays], rnd.trump_suit, RANK_ORDER)].seat
     points = sum(CARD_POINTS[cards.rank_of(p.card)] for p in plays)
-    events.append(TRICK_TAKEN(None, {
-        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}))
+    events.append(
+        TRICK_TAKEN(
+            None, {"winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays], "points": points}
+        )
+    )
     after = evolve(after, events[-1])
     rnd = after.round
     assert rnd is not None
@@ -168,9 +186,17 @@ def exchange(state: State, seat: int, action: Action) -> list[Event]:
 def close(state: State, seat: int, action: Action) -> list[Event]:
     rnd = state.round
     assert rnd is not None
-    events = [CLOSED(seat, {
-        "seat": seat, "tricks_at_close": list(tricks_won(state, rnd)),
-        "totals_at_close": list(running_totals(state, rnd)), "stock_size": stock_size(rnd)})]
+    events = [
+        CLOSED(
+            seat,
+            {
+                "seat": seat,
+                "tricks_at_close": list(tricks_won(state, rnd)),
+                "totals_at_close": list(running_totals(state, rnd)),
+                "stock_size": stock_size(rnd),
+            },
+        )
+    ]
     if state.options.non_closer_may_exchange_at_close:
         events += [exchange_event(state, other, at_close=True) for other in _may_exchange_at_close(state, seat)]
     return events
@@ -185,8 +211,7 @@ def _may_exchange_at_close(state: State, closer: int) -> list[int]:
     if face_up_card(rnd) == exchange_card or stock_size(rnd) < opts.min_stock_for_exchange:
         return []
     closer_side = side_of(state, closer)
-    return [s for s in range(state.n_seats)
-            if side_of(state, s) != closer_side and exchange_card in rnd.hands[s]][:1]
+    return [s for s in range(state.n_seats) if side_of(state, s) != closer_side and exchange_card in rnd.hands[s]][:1]
 
 
 def declare_out(state: State, seat: int, action: Action) -> list[Event]:
@@ -198,7 +223,11 @@ def draw(state: State, seat: int, action: Action) -> list[Event]:
 
 
 PLAYER = {
-    "play": play, "meld": meld, "exchange": exchange, "close": close, "declare_out": declare_out,
+    "play": play,
+    "meld": meld,
+    "exchange": exchange,
+    "close": close,
+    "declare_out": declare_out,
     "draw": draw,
 }
 

@@ -5,6 +5,7 @@ number of sides: two (2p, and the 4p partnerships) or three (3p, everyone for th
 sides every rule is applied to each opponent separately and added up (§2.9 header, §2.10): a win
 scores against each opponent, and "the opponent scores 2/3" pays each other player by its own test.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -76,9 +77,19 @@ def round_result(state: State) -> RoundResult:
     bonus = tuple(state.draw_bonus if g else 0 for g in game)
     scores = tuple(s + g + b for s, g, b in zip(state.scores, game, bonus))
     return RoundResult(
-        round=rnd.number, case=outcome.case, reason=outcome.why, declarer=rnd.declarer,
-        closer=rnd.closer, card_points=cards, meld_points=melds, last_trick_points=last,
-        totals=totals, tricks=tricks, game_points=game, bonus_points=bonus, scores=scores,
+        round=rnd.number,
+        case=outcome.case,
+        reason=outcome.why,
+        declarer=rnd.declarer,
+        closer=rnd.closer,
+        card_points=cards,
+        meld_points=melds,
+        last_trick_points=last,
+        totals=totals,
+        tricks=tricks,
+        game_points=game,
+        bonus_points=bonus,
+        scores=scores,
         next_dealer=next_dealer(state, game),
     )
 
@@ -123,24 +134,38 @@ def _declared(state: State, d: int, totals: Points, tricks: Points) -> Outcome:
     target = opts.spec.target
     said = f"seat {rnd.declarer} declared out with {totals[d]}"
     if totals[d] >= target and closer in (None, d):
-        return Outcome("A1", _closer_wins(state, d, totals, tricks),
-                       f"{said}; opponents have {_list(tricks, d)} trick(s) and {_list(totals, d)} points")
+        return Outcome(
+            "A1",
+            _closer_wins(state, d, totals, tricks),
+            f"{said}; opponents have {_list(tricks, d)} trick(s) and {_list(totals, d)} points",
+        )
     if totals[d] >= target:  # another side closed
         tricks_then = _at_close(rnd)[0]
         none_then = tricks_then[d] == 0
-        return Outcome("A2", _winner_takes(state, d, lambda o: two_or_three(tricks_then[d])),
-                       f"{said} against the closer; {'no' if none_then else 'some'} tricks when the stock was closed")
+        return Outcome(
+            "A2",
+            _winner_takes(state, d, lambda o: two_or_three(tricks_then[d])),
+            f"{said} against the closer; {'no' if none_then else 'some'} tricks when the stock was closed",
+        )
     if closer == d:
         tricks_then = _at_close(rnd)[0]
-        return Outcome("B1", _each_opponent_takes(state, d, lambda o: two_or_three(tricks_then[o])),
-                       f"{said}, short of {target}, after closing; opponents had {_list(tricks_then, d)} "
-                       "trick(s) at closing")
+        return Outcome(
+            "B1",
+            _each_opponent_takes(state, d, lambda o: two_or_three(tricks_then[o])),
+            f"{said}, short of {target}, after closing; opponents had {_list(tricks_then, d)} trick(s) at closing",
+        )
     if opts.false_declaration == "mirror":
         half = opts.schneider_threshold
-        return Outcome("B2", _each_opponent_takes(state, d, lambda o: win_scale(tricks[o], totals[o], half)),
-                       f"{said}, short of {target}; each opponent scores what the declarer would have (mirror)")
-    return Outcome("B2", _each_opponent_takes(state, d, lambda o: two_or_three(tricks[o])),
-                   f"{said}, short of {target}; opponents have {_list(tricks, d)} trick(s)")
+        return Outcome(
+            "B2",
+            _each_opponent_takes(state, d, lambda o: win_scale(tricks[o], totals[o], half)),
+            f"{said}, short of {target}; each opponent scores what the declarer would have (mirror)",
+        )
+    return Outcome(
+        "B2",
+        _each_opponent_takes(state, d, lambda o: two_or_three(tricks[o])),
+        f"{said}, short of {target}; opponents have {_list(tricks, d)} trick(s)",
+    )
 
 
 def _closed_played_out(state: State, totals: Points, tricks: Points) -> Outcome:
@@ -148,12 +173,17 @@ def _closed_played_out(state: State, totals: Points, tricks: Points) -> Outcome:
     assert rnd.closer is not None
     c = side_of(state, rnd.closer)
     if side_of(state, rnd.tricks[-1].winner) == c and totals[c] >= target:
-        return Outcome("C1", _closer_wins(state, c, totals, tricks),
-                       f"closer seat {rnd.closer} took the last trick with {totals[c]}: counted as declared")
+        return Outcome(
+            "C1",
+            _closer_wins(state, c, totals, tricks),
+            f"closer seat {rnd.closer} took the last trick with {totals[c]}: counted as declared",
+        )
     tricks_then = _at_close(rnd)[0]
-    return Outcome("C1", _each_opponent_takes(state, c, lambda o: two_or_three(tricks_then[o])),
-                   f"closer seat {rnd.closer} failed with {totals[c]}; opponents had "
-                   f"{_list(tricks_then, c)} trick(s) at closing")
+    return Outcome(
+        "C1",
+        _each_opponent_takes(state, c, lambda o: two_or_three(tricks_then[o])),
+        f"closer seat {rnd.closer} failed with {totals[c]}; opponents had {_list(tricks_then, c)} trick(s) at closing",
+    )
 
 
 def _exhausted_played_out(state: State, totals: Points, tricks: Points) -> Outcome:
@@ -166,8 +196,11 @@ def _exhausted_played_out(state: State, totals: Points, tricks: Points) -> Outco
         return Outcome("C2", (0,) * len(totals), f"all cards played, {'-'.join(map(str, totals))}: drawn deal")
     w = totals.index(best)
     half = opts.schneider_threshold
-    return Outcome("C2", _winner_takes(state, w, lambda o: win_scale(tricks[o], totals[o], half)),
-                   f"all cards played, higher total {best} against {_list(totals, w)}")
+    return Outcome(
+        "C2",
+        _winner_takes(state, w, lambda o: win_scale(tricks[o], totals[o], half)),
+        f"all cards played, higher total {best} against {_list(totals, w)}",
+    )
 
 
 def _list(values: Sequence[int], side: int) -> str:

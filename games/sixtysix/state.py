@@ -5,6 +5,7 @@ or three players, the partnerships {0,2},{1,3} with four). Per-side numbers are 
 `State.sides`. Hands are tuples that may hold two equal strings (two-deck games); `meld_used` keeps,
 per seat, the cards of the hand already used in a marriage, so a K or Q counts in one marriage only.
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -102,6 +103,7 @@ def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
 
 # --- derived facts ----------------------------------------------------------------------------------
 
+
 def side_of(state: State, seat: int) -> int:
     return _side_index(state.sides)[seat]
 
@@ -109,8 +111,9 @@ def side_of(state: State, seat: int) -> int:
 @lru_cache(maxsize=64)  # views and scoring ask it for every trick and meld; a match has one `sides`
 def _side_index(sides: tuple[tuple[int, ...], ...]) -> tuple[int, ...]:
     """The side of each seat, by seat."""
-    return tuple(next(i for i, side in enumerate(sides) if seat in side)
-                 for seat in range(sum(len(side) for side in sides)))
+    return tuple(
+        next(i for i, side in enumerate(sides) if seat in side) for seat in range(sum(len(side) for side in sides))
+    )
 
 
 def stock_size(rnd: Round) -> int:
@@ -164,6 +167,7 @@ def with_round(state: State, **changes: object) -> State:
 
 # --- snapshots --------------------------------------------------------------------------------------
 
+
 def dump_state(state: State) -> Snapshot:
     return {
         "options": state.options.as_dict(),
@@ -202,44 +206,71 @@ def _opt_tuple(value: Iterable[int] | None) -> tuple[int, ...] | None:
 
 def _dump_round(rnd: Round) -> Snapshot:
     return {
-        "number": rnd.number, "dealer": rnd.dealer, "trump_suit": rnd.trump_suit,
-        "trump_card": rnd.trump_card, "stock": list(rnd.stock),
-        "hands": [list(h) for h in rnd.hands], "leader": rnd.leader, "to_play": rnd.to_play,
+        "number": rnd.number,
+        "dealer": rnd.dealer,
+        "trump_suit": rnd.trump_suit,
+        "trump_card": rnd.trump_card,
+        "stock": list(rnd.stock),
+        "hands": [list(h) for h in rnd.hands],
+        "leader": rnd.leader,
+        "to_play": rnd.to_play,
         "trick": dump_plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "plays": dump_plays(t.plays), "winner": t.winner, "points": t.points}
-                   for t in rnd.tricks],
+        "tricks": [
+            {"leader": t.leader, "plays": dump_plays(t.plays), "winner": t.winner, "points": t.points}
+            for t in rnd.tricks
+        ],
         "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points} for m in rnd.melds],
-        "meld_used": [list(u) for u in rnd.meld_used], "turn_meld": rnd.turn_meld,
+        "meld_used": [list(u) for u in rnd.meld_used],
+        "turn_meld": rnd.turn_meld,
         "closer": rnd.closer,
         "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
         "totals_at_close": None if rnd.totals_at_close is None else list(rnd.totals_at_close),
-        "declarer": rnd.declarer, "dead": list(rnd.dead), "turned_card": rnd.turned_card,
+        "declarer": rnd.declarer,
+        "dead": list(rnd.dead),
+        "turned_card": rnd.turned_card,
     }
 
 
 def _load_round(d: Snapshot) -> Round:
     return Round(
-        number=d["number"], dealer=d["dealer"], trump_suit=d["trump_suit"],
-        trump_card=d["trump_card"], stock=tuple(d["stock"]),
-        hands=tuple(tuple(h) for h in d["hands"]), leader=d["leader"], to_play=d["to_play"],
+        number=d["number"],
+        dealer=d["dealer"],
+        trump_suit=d["trump_suit"],
+        trump_card=d["trump_card"],
+        stock=tuple(d["stock"]),
+        hands=tuple(tuple(h) for h in d["hands"]),
+        leader=d["leader"],
+        to_play=d["to_play"],
         trick=load_plays(d["trick"]),
-        tricks=tuple(Trick(t["leader"], load_plays(t["plays"]), t["winner"], t["points"])
-                     for t in d["tricks"]),
+        tricks=tuple(Trick(t["leader"], load_plays(t["plays"]), t["winner"], t["points"]) for t in d["tricks"]),
         melds=tuple(Meld(m["seat"], m["suit"], m["points"]) for m in d["melds"]),
-        meld_used=tuple(tuple(u) for u in d["meld_used"]), turn_meld=d["turn_meld"],
-        closer=d["closer"], tricks_at_close=_opt_tuple(d["tricks_at_close"]),
-        totals_at_close=_opt_tuple(d["totals_at_close"]), declarer=d["declarer"],
-        dead=tuple(d.get("dead", ())), turned_card=d.get("turned_card"),
+        meld_used=tuple(tuple(u) for u in d["meld_used"]),
+        turn_meld=d["turn_meld"],
+        closer=d["closer"],
+        tricks_at_close=_opt_tuple(d["tricks_at_close"]),
+        totals_at_close=_opt_tuple(d["totals_at_close"]),
+        declarer=d["declarer"],
+        dead=tuple(d.get("dead", ())),
+        turned_card=d.get("turned_card"),
     )
 
 
 def dump_result(r: RoundResult) -> ResultData:
     """The result as JSON, its keys in the order of RoundResult's fields (the events keep that order)."""
     return {
-        "round": r.round, "case": r.case, "reason": r.reason, "declarer": r.declarer, "closer": r.closer,
-        "card_points": list(r.card_points), "meld_points": list(r.meld_points),
-        "last_trick_points": list(r.last_trick_points), "totals": list(r.totals), "tricks": list(r.tricks),
-        "game_points": list(r.game_points), "bonus_points": list(r.bonus_points), "scores": list(r.scores),
+        "round": r.round,
+        "case": r.case,
+        "reason": r.reason,
+        "declarer": r.declarer,
+        "closer": r.closer,
+        "card_points": list(r.card_points),
+        "meld_points": list(r.meld_points),
+        "last_trick_points": list(r.last_trick_points),
+        "totals": list(r.totals),
+        "tricks": list(r.tricks),
+        "game_points": list(r.game_points),
+        "bonus_points": list(r.bonus_points),
+        "scores": list(r.scores),
         "next_dealer": r.next_dealer,
     }
 
@@ -247,9 +278,18 @@ def dump_result(r: RoundResult) -> ResultData:
 def load_result(d: ResultData) -> RoundResult:
     """The result back from `dump_result`'s data (or `round_scored`'s, whose standing it leaves)."""
     return RoundResult(
-        round=d["round"], case=d["case"], reason=d["reason"], declarer=d["declarer"], closer=d["closer"],
-        card_points=tuple(d["card_points"]), meld_points=tuple(d["meld_points"]),
-        last_trick_points=tuple(d["last_trick_points"]), totals=tuple(d["totals"]), tricks=tuple(d["tricks"]),
-        game_points=tuple(d["game_points"]), bonus_points=tuple(d["bonus_points"]), scores=tuple(d["scores"]),
+        round=d["round"],
+        case=d["case"],
+        reason=d["reason"],
+        declarer=d["declarer"],
+        closer=d["closer"],
+        card_points=tuple(d["card_points"]),
+        meld_points=tuple(d["meld_points"]),
+        last_trick_points=tuple(d["last_trick_points"]),
+        totals=tuple(d["totals"]),
+        tricks=tuple(d["tricks"]),
+        game_points=tuple(d["game_points"]),
+        bonus_points=tuple(d["bonus_points"]),
+        scores=tuple(d["scores"]),
         next_dealer=d["next_dealer"],
     )

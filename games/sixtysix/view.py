@@ -15,6 +15,7 @@ last_trick_bonus (whether +10 can still be earned), declarer, target (66, or 101
 turned_card (pagat 3p: the card dealt face up into dealer+1's hand that set trump; None otherwise).
 exchange_card is None without a talon (pagat 3p), where no exchange exists.
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -67,7 +68,8 @@ def round_view(state: State, seat: int | None) -> View:
         "leader": rnd.leader,
         "to_act": to_act(state),
         "hand": sorted(rnd.hands[seat], key=cards.sort_key(RANK_ORDER))
-        if seat is not None and 0 <= seat < state.n_seats else None,
+        if seat is not None and 0 <= seat < state.n_seats
+        else None,
         "hand_sizes": [len(hand) for hand in rnd.hands],
         "trump": rnd.trump_suit,
         "trump_card": face_up_card(rnd),
@@ -79,8 +81,10 @@ def round_view(state: State, seat: int | None) -> View:
         "tricks_at_close": None if rnd.tricks_at_close is None else list(rnd.tricks_at_close),
         "trick": dump_plays(rnd.trick),
         "tricks": [dump_trick(t) for t in rnd.tricks],
-        "melds": [{"seat": m.seat, "suit": m.suit, "points": m.points,
-                   "active": bool(tricks[side_of(state, m.seat)])} for m in rnd.melds],
+        "melds": [
+            {"seat": m.seat, "suit": m.suit, "points": m.points, "active": bool(tricks[side_of(state, m.seat)])}
+            for m in rnd.melds
+        ],
         "turn_meld": rnd.turn_meld,
         "card_points": list(card_points(state, rnd)),
         "meld_points": list(meld_points(state, rnd)),
@@ -120,7 +124,9 @@ class DrewSeen(TypedDict):
 def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
     return {
-        "round": data["round"], "dealer": data["dealer"], "trump_card": data["trump_card"],
+        "round": data["round"],
+        "dealer": data["dealer"],
+        "trump_card": data["trump_card"],
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
         "stock_size": len(data["stock"]) + 1 if data["stock"] else 0,  # the face-up card under it
@@ -128,14 +134,16 @@ def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
 
 
 def _drew(data: DrewData, seat: int | None) -> DrewSeen:
-    return {"draws": [{**d, "card": d["card"] if d["face_up"] or d["seat"] == seat else None}
-                      for d in data["draws"]]}
+    return {"draws": [{**d, "card": d["card"] if d["face_up"] or d["seat"] == seat else None} for d in data["draws"]]}
 
 
 # event type -> what a seat may see of its data; `handled_by` has mypy check the hider takes that type's data.
-HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict([
-    DEALT.handled_by(_dealt), DREW.handled_by(_drew),
-])
+HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict(
+    [
+        DEALT.handled_by(_dealt),
+        DREW.handled_by(_drew),
+    ]
+)
 
 
 def is_round_boundary(event: Event) -> bool:

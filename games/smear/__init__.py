@@ -26,6 +26,7 @@ each one's data is declared in events.py.
 | round_scored | round, dealer, bidder, bid, bidding_team, trump, points [{point, team, seat, card, why}], points_won, game_counts, made, deltas, capped, scores (per team), next_dealer, standing | public (a discarded trump that scores under discards_count_for_high_low_jack is named) |
 | match_ended  | winner [seats], standing, reason                              | public |
 """
+
 from __future__ import annotations
 
 # Modules are imported whole so that `games.smear.view` and `.evolve` stay the modules, not the
@@ -40,7 +41,16 @@ from games.smear import state as _state
 from games.smear import view as _view
 from games.smear.state import State
 
-RULES: Rules[State] = rules_of("smear", "smear.1", options=_options, state=_state, rules=_rules, evolve=_evolve,
-                               legal=_legal, view=_view, events=_events)
+RULES: Rules[State] = rules_of(
+    "smear",
+    "smear.1",
+    options=_options,
+    state=_state,
+    rules=_rules,
+    evolve=_evolve,
+    legal=_legal,
+    view=_view,
+    events=_events,
+)
 
 __all__ = ["RULES", "State"]

@@ -7,6 +7,7 @@ count, banking tens for Game; lead the top trump to pull the opponents' trumps; 
 trick the partner has safely won; win tricks cheaply, keeping the trump Jack and Ten out of harm.
 "basic" is deterministic (ties go to the first card in a fixed order), so `rng` only matters for "random".
 """
+
 from __future__ import annotations
 
 import random
@@ -149,21 +150,24 @@ class _Basic:
         if partner_has_it and (last or self.top_trump(best)):
             return self.smear()
         winners = [c for c in self.plays if cards.beats(c, best, self.trump, RANK_ORDER)]
-        safe = [c for c in winners if last or cards.rank_of(c) not in "JT" or not self.is_trump(c)
-                or self.top_trump(c)]
+        safe = [c for c in winners if last or cards.rank_of(c) not in "JT" or not self.is_trump(c) or self.top_trump(c)]
         if safe:
             return min(safe, key=lambda c: (self.is_trump(c), strength(c)))
         return self.dump()
 
     def smear(self) -> str:
         """Give the partner's safe trick the most Game, and the trump Jack, without wasting high trumps."""
+
         def gift(card: str) -> tuple[bool, bool, int, int]:
             high_trump = self.is_trump(card) and cards.rank_of(card) in "AKQ"
             jack = self.is_trump(card) and cards.rank_of(card) == "J"
             return (not high_trump, jack, value(card), -strength(card))
+
         return max(self.plays, key=gift)
 
     def dump(self) -> str:
         """The card that costs least: no trump, no Game value, low rank; the trump Jack last of all."""
-        return min(self.plays, key=lambda c: (self.is_trump(c) and cards.rank_of(c) == "J", self.is_trump(c),
-                                              value(c), strength(c)))
+        return min(
+            self.plays,
+            key=lambda c: (self.is_trump(c) and cards.rank_of(c) == "J", self.is_trump(c), value(c), strength(c)),
+        )

@@ -1,5 +1,6 @@
 """Smear's events: the data record of each event type, and `EVENTS`, their registry (games/events.py says
 how they are checked; the package docstring says who sees what of them)."""
+
 # No `from __future__ import annotations`: keeps event data modules alike (see games/events.py).
 from typing import TypedDict
 
@@ -10,7 +11,7 @@ class DealtData(TypedDict):
     round: int
     dealer: int
     hands: list[list[str]]  # per seat
-    undealt: list[str]      # top first: the widow is taken from the top
+    undealt: list[str]  # top first: the widow is taken from the top
 
 
 class BidData(TypedDict):
@@ -24,8 +25,8 @@ class AuctionWonData(TypedDict):
 
 
 class ThrownInData(TypedDict):
-    dealer: int       # of the thrown-in deal
-    rule: str         # the all_pass option that applied
+    dealer: int  # of the thrown-in deal
+    rule: str  # the all_pass option that applied
     next_dealer: int
 
 
@@ -47,7 +48,7 @@ class TrickTakenData(TypedDict):
 
 
 class PointData(TypedDict):
-    point: str        # high, low, jack or game
+    point: str  # high, low, jack or game
     team: int | None  # None: nobody got it
     seat: int | None  # the player credited, where the rule credits one
     card: str | None
@@ -56,6 +57,7 @@ class PointData(TypedDict):
 
 class ResultData(TypedDict):
     """A deal's result (`dump_result`): `round_scored` without the standing, and the view's `last_result`."""
+
     round: int
     dealer: int
     bidder: int
@@ -63,7 +65,7 @@ class ResultData(TypedDict):
     bidding_team: int
     trump: str
     points: list[PointData]
-    points_won: list[int]   # this and the other lists: per team
+    points_won: list[int]  # this and the other lists: per team
     game_counts: list[int]
     made: bool
     deltas: list[int]
@@ -93,5 +95,17 @@ TRICK_TAKEN = EventType("trick_taken", TrickTakenData)
 ROUND_SCORED = EventType("round_scored", RoundScoredData)
 MATCH_ENDED = EventType("match_ended", MatchEndedData)
 
-EVENTS = registry(DEALT, BID, PASSED, AUCTION_WON, THROWN_IN, WIDOW_TAKEN, DISCARDED, PLAYED, TRICK_TAKEN,
-                  ROUND_ENDED, ROUND_SCORED, MATCH_ENDED)
+EVENTS = registry(
+    DEALT,
+    BID,
+    PASSED,
+    AUCTION_WON,
+    THROWN_IN,
+    WIDOW_TAKEN,
+    DISCARDED,
+    PLAYED,
+    TRICK_TAKEN,
+    ROUND_ENDED,
+    ROUND_SCORED,
+    MATCH_ENDED,
+)

@@ -16,6 +16,7 @@ the others are shown a point below the searched discard of the same trump, which
 `samples` bounds the work: about that many playouts per decision (at least two worlds), and `stop()`
 may end it after any world. The same view and rng give the same action and values.
 """
+
 from __future__ import annotations
 
 import random
@@ -44,8 +45,9 @@ def candidates(view: View) -> list[Action]:
     return picks
 
 
-def search(view: View, tried: list[Action], rng: random.Random, samples: int,
-           stop: Callable[[], bool]) -> dict[str, float]:
+def search(
+    view: View, tried: list[Action], rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> dict[str, float]:
     """Average playout value of each tried action over the same sampled worlds."""
     seat: int = view["seat"]
     worlds = max(2, samples // len(tried))
@@ -75,8 +77,9 @@ def evaluate(view: View, rng: random.Random, samples: int, stop: Callable[[], bo
     return values
 
 
-def choose(view: View, rng: random.Random, samples: int,
-           stop: Callable[[], bool]) -> tuple[Action, dict[str, float] | None]:
+def choose(
+    view: View, rng: random.Random, samples: int, stop: Callable[[], bool]
+) -> tuple[Action, dict[str, float] | None]:
     values = evaluate(view, rng, samples, stop)
     # Ties go to the basic player's choice, then to the order of legal_actions.
     fallback = key(basic.choose(view, "basic", random.Random(0)))

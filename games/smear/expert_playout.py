@@ -5,6 +5,7 @@ skip the checks `decide` repeats) and `evolve`. The play phase, the rollout's in
 mutable Table with the engine's follow rule and trick winner, and is scored by the engine. The
 basic player is shown only the parts of the seat's view it reads.
 """
+
 from __future__ import annotations
 
 import random
@@ -57,8 +58,11 @@ def bot_view(state: State, seat: int) -> View:
     assert rnd is not None
     hand = sorted_cards(rnd.hands[seat])
     legal = discards(hand, state.options.widow_size) if state.phase == DISCARD else legal_actions(state, seat)
-    return {"seat": seat, "legal_actions": legal, "round": {
-        "hand": hand, "widow_size": state.options.widow_size, "trump": None}}
+    return {
+        "seat": seat,
+        "legal_actions": legal,
+        "round": {"hand": hand, "widow_size": state.options.widow_size, "trump": None},
+    }
 
 
 def basic_action(state: State, seat: int) -> Action:
@@ -101,7 +105,8 @@ class Table:
         self.trick = list(rnd.trick)
         self.tricks = list(rnd.tricks)
         self.shown_tricks: list[dict[str, list[CardPlay]]] = [
-            {"cards": [{"seat": p.seat, "card": p.card} for p in t.plays]} for t in rnd.tricks]
+            {"cards": [{"seat": p.seat, "card": p.card} for p in t.plays]} for t in rnd.tricks
+        ]
         self.shown_trick: list[CardPlay] = [{"seat": p.seat, "card": p.card} for p in rnd.trick]
 
     def options(self, seat: int) -> list[str]:
@@ -113,11 +118,19 @@ class Table:
     def view(self, seat: int) -> View:
         rnd = self.rnd
         bidder = seat == rnd.bidder
-        return {"seat": seat, "legal_actions": [{"type": "play", "card": c} for c in self.options(seat)],
-                "round": {"hand": self.hands[seat], "trump": self.trump or (rnd.named_trump if bidder else None),
-                          "widow_size": self.state.options.widow_size, "bidder": rnd.bidder,
-                          "discard": list(rnd.discards) if bidder else None,
-                          "trick": self.shown_trick, "tricks": self.shown_tricks}}
+        return {
+            "seat": seat,
+            "legal_actions": [{"type": "play", "card": c} for c in self.options(seat)],
+            "round": {
+                "hand": self.hands[seat],
+                "trump": self.trump or (rnd.named_trump if bidder else None),
+                "widow_size": self.state.options.widow_size,
+                "bidder": rnd.bidder,
+                "discard": list(rnd.discards) if bidder else None,
+                "trick": self.shown_trick,
+                "tricks": self.shown_tricks,
+            },
+        }
 
     def play(self, seat: int, card: str) -> None:
         self.hands[seat] = [c for c in self.hands[seat] if c != card]
@@ -137,6 +150,16 @@ class Table:
         while any(self.hands):
             seat = self.to_play
             self.play(seat, basic.choose(self.view(seat), "basic", _ANY)["card"])
-        return replace(self.state, phase=ROUND_OVER, round=replace(
-            self.rnd, hands=((),) * N_SEATS, trick=(), tricks=tuple(self.tricks), trump=self.trump,
-            leader=self.leader, to_play=self.to_play))
+        return replace(
+            self.state,
+            phase=ROUND_OVER,
+            round=replace(
+                self.rnd,
+                hands=((),) * N_SEATS,
+                trick=(),
+                tricks=tuple(self.tricks),
+                trump=self.trump,
+                leader=self.leader,
+                to_play=self.to_play,
+            ),
+        )

@@ -8,6 +8,7 @@ undealt pile's size, the bidder's own widow and discards (only the bidder sees t
   one whose calls fit best is kept, so a partner's bid of 3 means a strong partner in the search.
 The other seats' hidden cards, the others' discards and the undealt pile share the rest at random.
 """
+
 from __future__ import annotations
 
 import random
@@ -34,7 +35,8 @@ def options_of(view: View) -> OptionDict:
 def played_by(rnd: View) -> list[tuple[int, str]]:
     """(seat, card) of every card played this deal, in order."""
     return [(p["seat"], p["card"]) for t in rnd["tricks"] for p in t["cards"]] + [
-        (p["seat"], p["card"]) for p in rnd["trick"]]
+        (p["seat"], p["card"]) for p in rnd["trick"]
+    ]
 
 
 def unseen(view: View) -> list[str]:
@@ -87,7 +89,7 @@ class Sampler:
         if not (self.constrained and keep_voids):  # a plain shuffle is already uniform
             at = 0
             for s in room:
-                hands[s], at = pool[at:at + room[s]], at + room[s]
+                hands[s], at = pool[at : at + room[s]], at + room[s]
             return self._with_mine(hands), pool[at:]
         rest_room = len(pool) - sum(room.values())
         pool.sort(key=lambda c: len(self.places[c]))
@@ -177,16 +179,27 @@ def build_state(view: View, hands: list[list[str]], rest: list[str]) -> State:
     trump = rnd["trump"] if rnd["trump_public"] else None
     named = rnd["trump"] if (is_bidder or trump) and rnd["phase"] == "play" else None
     rnd_state = Round(
-        number=rnd["number"], dealer=rnd["dealer"], hands=tuple(tuple(h) for h in hands), undealt=undealt,
-        to_play=rnd["to_act"][0], calls=tuple(Call(c["seat"], c["value"]) for c in rnd["calls"]),
-        bidder=rnd["bidder"], bid=rnd["bid"], widow=tuple(rnd["widow"] or ()), discards=discards,
-        named_trump=named, trump=trump, leader=rnd["leader"],
+        number=rnd["number"],
+        dealer=rnd["dealer"],
+        hands=tuple(tuple(h) for h in hands),
+        undealt=undealt,
+        to_play=rnd["to_act"][0],
+        calls=tuple(Call(c["seat"], c["value"]) for c in rnd["calls"]),
+        bidder=rnd["bidder"],
+        bid=rnd["bid"],
+        widow=tuple(rnd["widow"] or ()),
+        discards=discards,
+        named_trump=named,
+        trump=trump,
+        leader=rnd["leader"],
         trick=load_plays(rnd["trick"]),
-        tricks=tuple(Trick(t["leader"], load_plays(t["cards"]), t["winner"]) for t in rnd["tricks"]))
+        tricks=tuple(Trick(t["leader"], load_plays(t["cards"]), t["winner"]) for t in rnd["tricks"]),
+    )
     base = new_state(options_of(view), 4, rnd["dealer"])
     scores = tuple(s["score"] for s in view["standing"])
-    return replace(base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"],
-                   rounds_dealt=rnd["number"], round=rnd_state)
+    return replace(
+        base, scores=scores, phase=rnd["phase"], dealer=rnd["dealer"], rounds_dealt=rnd["number"], round=rnd_state
+    )
 
 
 def _others_discards(rnd: View, rest: list[str]) -> tuple[str, ...]:

@@ -7,6 +7,7 @@
 * `legal_actions` is exactly the candidates that pass the same checks `decide` applies, so a client
   that knows no rules can play from that list alone (every discard, with every trump it may name).
 """
+
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
@@ -40,6 +41,7 @@ WRONG_PHASE = {
 
 # --- derived facts the checks share -----------------------------------------------------------------
 
+
 def high_bid(state: State) -> int | None:
     assert state.round is not None
     return max((c.value for c in state.round.calls if c.value is not None), default=None)
@@ -49,8 +51,7 @@ def dealer_is_stuck(state: State, seat: int) -> bool:
     """stick_dealer: the dealer, when everyone before has passed, may not pass (§3.3, §3.10a.1)."""
     rnd = state.round
     assert rnd is not None
-    return (state.options.all_pass == "stick_dealer" and seat == rnd.dealer
-            and all(c.value is None for c in rnd.calls))
+    return state.options.all_pass == "stick_dealer" and seat == rnd.dealer and all(c.value is None for c in rnd.calls)
 
 
 def follow_options(hand: Sequence[str], led: str | None, trump: str | None) -> list[str]:
@@ -67,6 +68,7 @@ def trumps_discard_limit(hand: Sequence[str], trump: str) -> int:
 
 # --- checks that need code --------------------------------------------------------------------------
 # A check runs for a seat the game waits for: within a deal, as the asserts tell the type checker.
+
 
 def check_bid(state: State, seat: int, action: Action) -> None:
     value, high = action["value"], high_bid(state)
@@ -93,8 +95,11 @@ def check_discard(state: State, seat: int, action: Action) -> None:
     thrown = sum(cards.suit_of(c) == trump for c in chosen)
     limit = trumps_discard_limit(hand, trump)
     if thrown > limit:
-        raise RuleError("Smear §3.4", f"you may discard {limit} trump(s) of {trump} here, not {thrown}: "
-                                      f"trumps go only when you hold more than six")
+        raise RuleError(
+            "Smear §3.4",
+            f"you may discard {limit} trump(s) of {trump} here, not {thrown}: "
+            f"trumps go only when you hold more than six",
+        )
     if not any(cards.suit_of(c) == trump for c in hand if c not in chosen):
         raise RuleError("Smear §3.10a.2", f"keep at least one {trump} to lead as trump")
 
@@ -110,8 +115,9 @@ def check_play(state: State, seat: int, action: Action) -> None:
     led = cards.suit_of(rnd.trick[0].card) if rnd.trick else None
     allowed = follow_options(rnd.hands[seat], led, rnd.trump)
     if card not in allowed:
-        raise RuleError("Smear §3.5", f"you hold {led}: play {led}" + (
-            f" or a trump ({rnd.trump})" if rnd.trump != led else ""))
+        raise RuleError(
+            "Smear §3.5", f"you hold {led}: play {led}" + (f" or a trump ({rnd.trump})" if rnd.trump != led else "")
+        )
 
 
 CHECKS = {"bid": check_bid, "pass": check_pass, "discard": check_discard, "play": check_play}
@@ -129,13 +135,25 @@ def candidates(state: State, seat: int) -> list[Action]:
         return [{"type": "pass"}] + [{"type": "bid", "value": v} for v in BID_VALUES]
     if state.phase == DISCARD:
         # Trump suit first (S H D C), then the discards in hand order: at most 4 × C(9,3) = 336.
-        return [{"type": "discard", "cards": list(combo), "trump": suit}
-                for suit in cards.SUITS for combo in combinations(hand, state.options.widow_size)]
+        return [
+            {"type": "discard", "cards": list(combo), "trump": suit}
+            for suit in cards.SUITS
+            for combo in combinations(hand, state.options.widow_size)
+        ]
     return [{"type": "play", "card": c} for c in hand]
 
 
 # The tables above, read as every game reads them (games/engine.py).
-TURNS = TurnTable(phases=PHASES, player_phases=PLAYER_PHASES, rule=RULE, wrong_phase=WRONG_PHASE, checks=CHECKS,
-                  candidates=candidates, deal_phase=AWAIT_DEAL, scoring_phase=ROUND_OVER, over_phase=MATCH_OVER)
+TURNS = TurnTable(
+    phases=PHASES,
+    player_phases=PLAYER_PHASES,
+    rule=RULE,
+    wrong_phase=WRONG_PHASE,
+    checks=CHECKS,
+    candidates=candidates,
+    deal_phase=AWAIT_DEAL,
+    scoring_phase=ROUND_OVER,
+    over_phase=MATCH_OVER,
+)
 to_act, check, legal_actions = TURNS.to_act, TURNS.check, TURNS.legal_actions
 pending_system_action = TURNS.pending_system_action

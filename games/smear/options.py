@@ -3,6 +3,7 @@
 `normalize_options` is the only entry point that sees raw client input; everything after it works on
 the frozen `Options` built from its output.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -6,6 +6,7 @@ leads to several events (the call that ends the auction, the last card of a tric
 are worked out on states that `evolve` returns.
 `decide` itself is games/engine.py's dispatch over this file's check_shape, SYSTEM and PLAYER.
 """
+
 from __future__ import annotations
 
 from games import cards
@@ -31,8 +32,12 @@ from games.smear.scoring import match_winner, round_result, standing
 from games.smear.state import AWAIT_DEAL, ROUND_OVER, State, dump_result
 
 SHAPES = {  # action type -> its fields besides "type"
-    "bid": {"value"}, "pass": set(), "discard": {"cards", "trump"}, "play": {"card"},
-    "deal": {"deck"}, "score_round": set(),
+    "bid": {"value"},
+    "pass": set(),
+    "discard": {"cards", "trump"},
+    "play": {"card"},
+    "deal": {"deck"},
+    "score_round": set(),
 }
 BATCHES = (3, 3)  # §3.2: two rounds of three cards, in play order from dealer+1
 
@@ -57,6 +62,7 @@ def check_shape(action: object) -> str:
 
 # --- system actions ---------------------------------------------------------------------------------
 
+
 def deal(state: State, action: Action) -> list[Event]:
     if state.phase != AWAIT_DEAL:
         raise NotYourTurn("no deal is due now")
@@ -68,11 +74,10 @@ def deal(state: State, action: Action) -> list[Event]:
     pos = 0
     for batch in BATCHES:
         for k in range(1, N_SEATS + 1):
-            hands[(dealer + k) % N_SEATS] += pack[pos:pos + batch]
+            hands[(dealer + k) % N_SEATS] += pack[pos : pos + batch]
             pos += batch
     assert pos == N_SEATS * HAND_SIZE
-    return [DEALT(None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands,
-                         "undealt": pack[pos:]})]
+    return [DEALT(None, {"round": state.rounds_dealt + 1, "dealer": dealer, "hands": hands, "undealt": pack[pos:]})]
 
 
 def score_round(state: State, action: Action) -> list[Event]:
@@ -82,8 +87,9 @@ def score_round(state: State, action: Action) -> list[Event]:
     events = [ROUND_SCORED(None, {**dump_result(result), "standing": standing(result.scores)})]
     winner, why = match_winner(state, result)
     if winner is not None:
-        events.append(MATCH_ENDED(None, {
-            "winner": list(state.sides[winner]), "standing": standing(result.scores), "reason": why}))
+        events.append(
+            MATCH_ENDED(None, {"winner": list(state.sides[winner]), "standing": standing(result.scores), "reason": why})
+        )
     return events
 
 
@@ -91,6 +97,7 @@ SYSTEM = {"deal": deal, "score_round": score_round}
 
 
 # --- player actions ---------------------------------------------------------------------------------
+
 
 def auction_end(state: State) -> list[Event]:
     """After a call: the auction's end, if this call ended it (§3.3), with the widow taken (§3.4)."""
@@ -101,8 +108,16 @@ def auction_end(state: State) -> list[Event]:
         return []
     if high is None:  # all passed (stick_dealer never gets here: the dealer cannot pass)
         moves = state.options.all_pass == "pass_deal"
-        return [THROWN_IN(None, {"dealer": rnd.dealer, "rule": state.options.all_pass,
-                                 "next_dealer": next_seat(rnd.dealer) if moves else rnd.dealer})]
+        return [
+            THROWN_IN(
+                None,
+                {
+                    "dealer": rnd.dealer,
+                    "rule": state.options.all_pass,
+                    "next_dealer": next_seat(rnd.dealer) if moves else rnd.dealer,
+                },
+            )
+        ]
     bidder = next(c.seat for c in rnd.calls if c.value == high)
     events = [AUCTION_WON(None, {"bidder": bidder, "bid": high})]
     size = state.options.widow_size
@@ -135,9 +150,16 @@ def play(state: State, seat: int, action: Action) -> list[Event]:
         return events
     trick = [p.card for p in plays]
     winner = plays[cards.winning_index(trick, rnd.trump, RANK_ORDER)].seat
-    events.append(TRICK_TAKEN(None, {
-        "winner": winner, "cards": [{"seat": p.seat, "card": p.card} for p in plays],
-        "game_count": sum(game_value(c) for c in trick)}))
+    events.append(
+        TRICK_TAKEN(
+            None,
+            {
+                "winner": winner,
+                "cards": [{"seat": p.seat, "card": p.card} for p in plays],
+                "game_count": sum(game_value(c) for c in trick),
+            },
+        )
+    )
     after = evolve(after, events[-1])
     assert after.round is not None
     if not any(after.round.hands):

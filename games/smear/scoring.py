@@ -2,6 +2,7 @@
 
 Pure functions of a state whose six tricks are played. Teams are 0 = {0,2}, 1 = {1,3}.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -50,8 +51,10 @@ def high_low(state: State) -> tuple[Point, Point]:
     if state.options.high_low_rule == "ace_seven":
         ace, seven = "A" + rnd.trump, "7" + rnd.trump
         find = {card: (card, seat) for card, seat in candidates}
-        return (_credited("high", find.get(ace), f"{ace} was not played", rnd),
-                _credited("low", find.get(seven), f"{seven} was not played", rnd))
+        return (
+            _credited("high", find.get(ace), f"{ace} was not played", rnd),
+            _credited("low", find.get(seven), f"{seven} was not played", rnd),
+        )
     by_rank = sorted(candidates, key=lambda cs: RANK_ORDER.index(cards.rank_of(cs[0])))
     # The first lead is a trump, so at least one trump is always in play; one trump gives both (§3.10a.4).
     return _credited("high", by_rank[0], "", rnd), _credited("low", by_rank[-1], "", rnd)
@@ -64,8 +67,9 @@ def jack(state: State) -> Point:
     card = "J" + rnd.trump
     for trick in rnd.tricks:
         if card in trick_cards(trick):
-            return Point("jack", team_of(trick.winner), trick.winner, card,
-                         f"{card} in a trick won by seat {trick.winner}")
+            return Point(
+                "jack", team_of(trick.winner), trick.winner, card, f"{card} in a trick won by seat {trick.winner}"
+            )
     if any(c == card for c, _ in trumps_discarded(state)):
         return Point("jack", team_of(rnd.bidder), rnd.bidder, card, f"{card} discarded by the bidder")
     return Point("jack", None, None, None, f"{card} was not played")
@@ -110,10 +114,20 @@ def round_result(state: State) -> RoundResult:
         if scores[o] > limit:
             scores[o], capped[o] = limit, True
     return RoundResult(
-        round=rnd.number, dealer=rnd.dealer, bidder=rnd.bidder, bid=rnd.bid, bidding_team=bidders,
-        trump=rnd.trump, points=points, points_won=won, game_counts=counts, made=made,
-        deltas=pair([s - p for s, p in zip(scores, state.scores)]), capped=pair(capped),
-        scores=pair(scores), next_dealer=(rnd.dealer + 1) % N_SEATS,
+        round=rnd.number,
+        dealer=rnd.dealer,
+        bidder=rnd.bidder,
+        bid=rnd.bid,
+        bidding_team=bidders,
+        trump=rnd.trump,
+        points=points,
+        points_won=won,
+        game_counts=counts,
+        made=made,
+        deltas=pair([s - p for s, p in zip(scores, state.scores)]),
+        capped=pair(capped),
+        scores=pair(scores),
+        next_dealer=(rnd.dealer + 1) % N_SEATS,
     )
 
 
@@ -144,4 +158,3 @@ def match_winner(state: State, result: RoundResult) -> tuple[int | None, str]:
 
 def standing(scores: Sequence[int]) -> list[Side]:
     return [{"seats": list(side), "score": score} for side, score in zip(SIDES, scores)]
-

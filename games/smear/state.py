@@ -4,6 +4,7 @@ Teams are indexed 0 = seats {0,2}, 1 = seats {1,3} (RULES §3.1); per-team numbe
 order. The widow (cards the bidder took) and the discards live in the round so that scoring can
 count them; views decide who may see them.
 """
+
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -110,6 +111,7 @@ def new_state(options: OptionDict, n_seats: int, first_dealer: int) -> State:
 
 # --- derived facts ----------------------------------------------------------------------------------
 
+
 def team_of(seat: int) -> int:
     return seat % 2
 
@@ -134,10 +136,14 @@ def trick_cards(trick: Trick) -> list[str]:
 
 # --- snapshots --------------------------------------------------------------------------------------
 
+
 def dump_state(state: State) -> Snapshot:
     return {
-        "options": state.options.as_dict(), "scores": list(state.scores), "phase": state.phase,
-        "dealer": state.dealer, "rounds_dealt": state.rounds_dealt,
+        "options": state.options.as_dict(),
+        "scores": list(state.scores),
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "rounds_dealt": state.rounds_dealt,
         "round": _dump_round(state.round) if state.round else None,
         "last_result": dump_result(state.last_result) if state.last_result else None,
         "winner": state.winner,
@@ -146,8 +152,11 @@ def dump_state(state: State) -> Snapshot:
 
 def load_state(data: Snapshot) -> State:
     return State(
-        options=Options.from_dict(data["options"]), scores=pair(data["scores"]), phase=data["phase"],
-        dealer=data["dealer"], rounds_dealt=data["rounds_dealt"],
+        options=Options.from_dict(data["options"]),
+        scores=pair(data["scores"]),
+        phase=data["phase"],
+        dealer=data["dealer"],
+        rounds_dealt=data["rounds_dealt"],
         round=_load_round(data["round"]) if data["round"] else None,
         last_result=load_result(data["last_result"]) if data["last_result"] else None,
         winner=data["winner"],
@@ -156,11 +165,19 @@ def load_state(data: Snapshot) -> State:
 
 def _dump_round(rnd: Round) -> Snapshot:
     return {
-        "number": rnd.number, "dealer": rnd.dealer, "hands": [list(h) for h in rnd.hands],
-        "undealt": list(rnd.undealt), "to_play": rnd.to_play,
+        "number": rnd.number,
+        "dealer": rnd.dealer,
+        "hands": [list(h) for h in rnd.hands],
+        "undealt": list(rnd.undealt),
+        "to_play": rnd.to_play,
         "calls": [{"seat": c.seat, "value": c.value} for c in rnd.calls],
-        "bidder": rnd.bidder, "bid": rnd.bid, "widow": list(rnd.widow), "discards": list(rnd.discards),
-        "named_trump": rnd.named_trump, "trump": rnd.trump, "leader": rnd.leader,
+        "bidder": rnd.bidder,
+        "bid": rnd.bid,
+        "widow": list(rnd.widow),
+        "discards": list(rnd.discards),
+        "named_trump": rnd.named_trump,
+        "trump": rnd.trump,
+        "leader": rnd.leader,
         "trick": dump_plays(rnd.trick),
         "tricks": [{"leader": t.leader, "plays": dump_plays(t.plays), "winner": t.winner} for t in rnd.tricks],
     }
@@ -168,11 +185,19 @@ def _dump_round(rnd: Round) -> Snapshot:
 
 def _load_round(d: Snapshot) -> Round:
     return Round(
-        number=d["number"], dealer=d["dealer"], hands=tuple(tuple(h) for h in d["hands"]),
-        undealt=tuple(d["undealt"]), to_play=d["to_play"],
+        number=d["number"],
+        dealer=d["dealer"],
+        hands=tuple(tuple(h) for h in d["hands"]),
+        undealt=tuple(d["undealt"]),
+        to_play=d["to_play"],
         calls=tuple(Call(c["seat"], c["value"]) for c in d["calls"]),
-        bidder=d["bidder"], bid=d["bid"], widow=tuple(d["widow"]), discards=tuple(d["discards"]),
-        named_trump=d["named_trump"], trump=d["trump"], leader=d["leader"],
+        bidder=d["bidder"],
+        bid=d["bid"],
+        widow=tuple(d["widow"]),
+        discards=tuple(d["discards"]),
+        named_trump=d["named_trump"],
+        trump=d["trump"],
+        leader=d["leader"],
         trick=load_plays(d["trick"]),
         tricks=tuple(Trick(t["leader"], load_plays(t["plays"]), t["winner"]) for t in d["tricks"]),
     )
@@ -181,10 +206,20 @@ def _load_round(d: Snapshot) -> Round:
 def dump_result(r: RoundResult) -> ResultData:
     """The result as JSON, its keys in the order of RoundResult's fields (the events keep that order)."""
     return {
-        "round": r.round, "dealer": r.dealer, "bidder": r.bidder, "bid": r.bid, "bidding_team": r.bidding_team,
-        "trump": r.trump, "points": [_dump_point(p) for p in r.points], "points_won": list(r.points_won),
-        "game_counts": list(r.game_counts), "made": r.made, "deltas": list(r.deltas), "capped": list(r.capped),
-        "scores": list(r.scores), "next_dealer": r.next_dealer,
+        "round": r.round,
+        "dealer": r.dealer,
+        "bidder": r.bidder,
+        "bid": r.bid,
+        "bidding_team": r.bidding_team,
+        "trump": r.trump,
+        "points": [_dump_point(p) for p in r.points],
+        "points_won": list(r.points_won),
+        "game_counts": list(r.game_counts),
+        "made": r.made,
+        "deltas": list(r.deltas),
+        "capped": list(r.capped),
+        "scores": list(r.scores),
+        "next_dealer": r.next_dealer,
     }
 
 
@@ -195,8 +230,18 @@ def _dump_point(p: Point) -> PointData:
 def load_result(d: ResultData) -> RoundResult:
     """The result back from `dump_result`'s data (or `round_scored`'s, whose standing it leaves)."""
     return RoundResult(
-        round=d["round"], dealer=d["dealer"], bidder=d["bidder"], bid=d["bid"], bidding_team=d["bidding_team"],
-        trump=d["trump"], points=tuple(Point(**p) for p in d["points"]), points_won=pair(d["points_won"]),
-        game_counts=pair(d["game_counts"]), made=d["made"], deltas=pair(d["deltas"]), capped=pair(d["capped"]),
-        scores=pair(d["scores"]), next_dealer=d["next_dealer"],
+        round=d["round"],
+        dealer=d["dealer"],
+        bidder=d["bidder"],
+        bid=d["bid"],
+        bidding_team=d["bidding_team"],
+        trump=d["trump"],
+        points=tuple(Point(**p) for p in d["points"]),
+        points_won=pair(d["points_won"]),
+        game_counts=pair(d["game_counts"]),
+        made=d["made"],
+        deltas=pair(d["deltas"]),
+        capped=pair(d["capped"]),
+        scores=pair(d["scores"]),
+        next_dealer=d["next_dealer"],
     )

@@ -14,6 +14,7 @@ bidder only, else None), undealt_size (cards out of play), leader, trick [{seat,
 [{leader, cards, winner, game_count}] (every trick of this deal), trick_game_counts [per team, in
 `standing` order; the discards are not in it].
 """
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -69,8 +70,15 @@ def round_view(state: State, seat: int | None) -> View:
         "undealt_size": len(rnd.undealt),
         "leader": rnd.leader,
         "trick": dump_plays(rnd.trick),
-        "tricks": [{"leader": t.leader, "cards": dump_plays(t.plays), "winner": t.winner,
-                    "game_count": sum(game_value(c) for c in trick_cards(t))} for t in rnd.tricks],
+        "tricks": [
+            {
+                "leader": t.leader,
+                "cards": dump_plays(t.plays),
+                "winner": t.winner,
+                "game_count": sum(game_value(c) for c in trick_cards(t)),
+            }
+            for t in rnd.tricks
+        ],
         "trick_game_counts": counts,
     }
 
@@ -91,6 +99,7 @@ class DealtSeen(TypedDict):
 
 class CardsCounted(TypedDict):
     """widow_taken and discarded as everyone but the bidder sees them."""
+
     seat: int
     count: int
 
@@ -98,7 +107,8 @@ class CardsCounted(TypedDict):
 def _dealt(data: DealtData, seat: int | None) -> DealtSeen:
     hands = data["hands"]
     return {
-        "round": data["round"], "dealer": data["dealer"],
+        "round": data["round"],
+        "dealer": data["dealer"],
         "hands": [hand if i == seat else None for i, hand in enumerate(hands)],
         "hand_sizes": [len(hand) for hand in hands],
         "undealt_size": len(data["undealt"]),
@@ -116,9 +126,13 @@ def _bidder_only(data: Hidden, seat: int | None) -> Hidden | CardsCounted:
 
 
 # event type -> what a seat may see of its data; `handled_by` has mypy check the hider takes that type's data.
-HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict([
-    DEALT.handled_by(_dealt), WIDOW_TAKEN.handled_by(_bidder_only), DISCARDED.handled_by(_bidder_only),
-])
+HIDERS: dict[str, Callable[[EventData, int | None], EventData]] = dict(
+    [
+        DEALT.handled_by(_dealt),
+        WIDOW_TAKEN.handled_by(_bidder_only),
+        DISCARDED.handled_by(_bidder_only),
+    ]
+)
 
 
 def is_round_boundary(event: Event) -> bool:

@@ -1,4 +1,5 @@
 """The committed spec at /openapi.yaml, and a browsable reference at /docs with local assets (no CDN)."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -24,6 +25,7 @@ def _assets_dir() -> Path:
     # Swagger UI 5 (the spec is OpenAPI 3.1, which Swagger UI 4 does not render), as the flask-swagger-ui
     # package ships its files; only the two assets below are served from it.
     import flask_swagger_ui
+
     return Path(flask_swagger_ui.__file__).resolve().parent / "dist"
 
 

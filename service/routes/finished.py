@@ -1,6 +1,7 @@
 """What a finished match offers: its rematch (the same seats and options again, each player seated with
 one call) and its replay (the table at any version, every hand shown). Use cases: app/rematches.py and
 app/replays.py."""
+
 from __future__ import annotations
 
 from flask_smorest import Blueprint
@@ -15,24 +16,60 @@ from service.limits import join_limit
 from service.problems import Problem, invalid_request
 from service.schemas import Rematch, ReplayQuery, ReplayStep
 
-blp = Blueprint("finished", __name__, url_prefix="/v1/games",
-                description="A finished match: its rematch with the same players, its replay with every hand shown")
+blp = Blueprint(
+    "finished",
+    __name__,
+    url_prefix="/v1/games",
+    description="A finished match: its rematch with the same players, its replay with every hand shown",
+)
 
 LOCATION = {"Location": {"description": "The rematch's URL, /v1/games/{id}", "schema": {"type": "string"}}}
 
 
 @blp.route("/<game_id>/rematch", methods=["POST"])
 @join_limit
-@blp.doc(operationId="rematch", security=[{"seat": []}], responses={201: {"links": {
-    "GetRematchView": {"operationId": "getGame", "parameters": {
-        "game_id": "$response.body#/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
-        "description": "Your seat's view of the rematch, with its token"}}}})
-@blp.response(201, Rematch, headers=LOCATION, example=examples.REMATCH,
-              description="The rematch was made by this call: your seat in it, its token and its view")
-@blp.alt_response(200, schema=Rematch, headers=LOCATION, example=examples.REMATCH,
-                  description="The rematch existed already (another seat asked first, or you did): your seat in it")
-@problems(blp, "unauthorized", "forbidden", "unknown-game", "match-not-finished", "seat-unavailable", "busy",
-          "too-many-requests")
+@blp.doc(
+    operationId="rematch",
+    security=[{"seat": []}],
+    responses={
+        201: {
+            "links": {
+                "GetRematchView": {
+                    "operationId": "getGame",
+                    "parameters": {
+                        "game_id": "$response.body#/game_id",
+                        "header.Authorization": "Bearer {$response.body#/token}",
+                    },
+                    "description": "Your seat's view of the rematch, with its token",
+                }
+            }
+        }
+    },
+)
+@blp.response(
+    201,
+    Rematch,
+    headers=LOCATION,
+    example=examples.REMATCH,
+    description="The rematch was made by this call: your seat in it, its token and its view",
+)
+@blp.alt_response(
+    200,
+    schema=Rematch,
+    headers=LOCATION,
+    example=examples.REMATCH,
+    description="The rematch existed already (another seat asked first, or you did): your seat in it",
+)
+@problems(
+    blp,
+    "unauthorized",
+    "forbidden",
+    "unknown-game",
+    "match-not-finished",
+    "seat-unavailable",
+    "busy",
+    "too-many-requests",
+)
 def rematch(game_id):
     """Play a finished match again, with the same players
 
@@ -48,11 +85,15 @@ def rematch(game_id):
     try:
         seated = application().rematches.rematch(game_id, token)
     except NotASeat as stranger:
-        if caller(stranger.table, token, required=True).seat is None:   # the precise 401 or 403 otherwise
+        if caller(stranger.table, token, required=True).seat is None:  # the precise 401 or 403 otherwise
             raise Problem(403, "forbidden", "only a seat of the finished match asks for its rematch") from None
         raise
-    body = {"game_id": seated.table.game_id, "seat": seated.seat, "token": seated.token,
-            "view": tables.seat_view(seated.table, seated.seat)}
+    body = {
+        "game_id": seated.table.game_id,
+        "seat": seated.seat,
+        "token": seated.token,
+        "view": tables.seat_view(seated.table, seated.seat),
+    }
     return json_response(body, 201 if seated.created else 200, {"Location": f"/v1/games/{seated.table.game_id}"})
 
 
@@ -71,6 +112,7 @@ def replay(query, game_id):
     try:
         step = application().replays.step(game_id, query.get("version"))
     except VersionOutOfRange as beyond:
-        raise invalid_request([{"in": "query", "field": "version",
-                                "detail": f"this match has versions 1 to {beyond.last}"}]) from None
+        raise invalid_request(
+            [{"in": "query", "field": "version", "detail": f"this match has versions 1 to {beyond.last}"}]
+        ) from None
     return json_response(step, headers={"Cache-Control": "no-cache"})

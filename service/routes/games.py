@@ -1,4 +1,5 @@
 """Routes for one game: create, join, view, act, events, live stream; and the lobby."""
+
 from __future__ import annotations
 
 import math
@@ -61,31 +62,65 @@ from service.schemas.events import STREAM_MESSAGE
 blp = Blueprint("games", __name__, url_prefix="/v1/games", description="Matches: create, join, play, follow")
 
 
-
 SEAT = [{"seat": []}]
 SEAT_OR_SPECTATOR = [{}, {"seat": []}]
 PUBLIC: list = []
-ETAG = {"ETag": {"description": "The view's version, quoted (send it as If-None-Match or If-Match)",
-                 "schema": {"type": "string", "pattern": '^"[0-9]+"$'}}}
+ETAG = {
+    "ETag": {
+        "description": "The view's version, quoted (send it as If-None-Match or If-Match)",
+        "schema": {"type": "string", "pattern": '^"[0-9]+"$'},
+    }
+}
 LOCATION = {"Location": {"description": "The match's URL, /v1/games/{id}", "schema": {"type": "string"}}}
-CREATE_EXAMPLE = {"game": "sixty-six", "options": {"match_target": 7},
-                  "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+CREATE_EXAMPLE = {
+    "game": "sixty-six",
+    "options": {"match_target": 7},
+    "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+}
 
 
 @blp.route("", methods=["POST"])
 @create_limit
-@blp.doc(operationId="createGame", security=[{}, {"operator": []}], requestBody={
-        "required": True, "content": {"application/json": {"schema": ref("CreateGame"), "example": CREATE_EXAMPLE}}},
-        responses={201: {"links": {
-            "GetGame": {"operationId": "getGame", "parameters": {"game_id": "$response.body#/game_id"},
-                        "description": "The match's view"},
-            "ClaimSeat": {"operationId": "claimSeat", "parameters": {"game_id": "$response.body#/game_id"},
-                          "description": "Take a seat in this match"},
-            "GetEvents": {"operationId": "getEvents", "parameters": {"game_id": "$response.body#/game_id"},
-                          "description": "The match's event log"}}}})
+@blp.doc(
+    operationId="createGame",
+    security=[{}, {"operator": []}],
+    requestBody={
+        "required": True,
+        "content": {"application/json": {"schema": ref("CreateGame"), "example": CREATE_EXAMPLE}},
+    },
+    responses={
+        201: {
+            "links": {
+                "GetGame": {
+                    "operationId": "getGame",
+                    "parameters": {"game_id": "$response.body#/game_id"},
+                    "description": "The match's view",
+                },
+                "ClaimSeat": {
+                    "operationId": "claimSeat",
+                    "parameters": {"game_id": "$response.body#/game_id"},
+                    "description": "Take a seat in this match",
+                },
+                "GetEvents": {
+                    "operationId": "getEvents",
+                    "parameters": {"game_id": "$response.body#/game_id"},
+                    "description": "The match's event log",
+                },
+            }
+        }
+    },
+)
 @blp.response(201, ref("View"), description="The match as a spectator sees it", headers={**LOCATION, **ETAG})
-@problems(blp, "invalid-request", "forbidden", "request-timeout", "payload-too-large", "invalid-option", "too-many-requests",
-          "too-many-matches")
+@problems(
+    blp,
+    "invalid-request",
+    "forbidden",
+    "request-timeout",
+    "payload-too-large",
+    "invalid-option",
+    "too-many-requests",
+    "too-many-matches",
+)
 def create_game():
     """Create a match
 
@@ -111,8 +146,9 @@ def create_game():
     capped = cap is not None and not operator and botcap.bots_only(body["seats"])
     join_code = matches().new_join_code() if body.get("private") else None
     with cap.creating(request.remote_addr or "unknown") if capped else nullcontext([]) as created:
-        table = matches().create_match(body["game"], body.get("options", {}), body["seats"], body.get("seed"),
-                                       body.get("decks"), join_code)
+        table = matches().create_match(
+            body["game"], body.get("options", {}), body["seats"], body.get("seed"), body.get("decks"), join_code
+        )
         created.append(table.game_id)
     headers = {"Location": f"/v1/games/{table.game_id}"}
     if join_code is None:
@@ -132,22 +168,29 @@ def lobby(query):
     a page at a time: pass the page's `next_cursor` as `cursor` for the next one."""
     after = cursors.read(query.get("cursor"), cursors.LOBBY, query["status"])
     entries, last, has_more = matches().lobby_page(query["status"], query.get("game"), after, query["limit"])
-    return json_response({"games": entries, "next_cursor": cursors.lobby(query["status"], last),
-                          "has_more": has_more})
+    return json_response({"games": entries, "next_cursor": cursors.lobby(query["status"], last), "has_more": has_more})
 
 
 GAME_QUERY = GameQuery()
+
+
 # The two routes of every move parse their arguments themselves (a view GET mostly has none, and an
 # action mostly has a plain shape that needs no schema: service/schemas `plain_action`): their headers
 # and query are documented as parameters (service/http.py `parameters`), not parsed by a decorator.
 @blp.route("/<game_id>", methods=["GET"])
 @blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR)
 @parameters(blp, headers=ViewHeaders(), query=GAME_QUERY)
-@blp.response(200, ref("View"), example=examples.VIEW, headers=ETAG,
-              description="The view: the seat's with its token, a spectator's without")
+@blp.response(
+    200,
+    ref("View"),
+    example=examples.VIEW,
+    headers=ETAG,
+    description="The view: the seat's with its token, a spectator's without",
+)
 @blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG)
-@problems(blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests",
-          "too-many-connections")
+@problems(
+    blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests", "too-many-connections"
+)
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
 
@@ -158,7 +201,7 @@ def get_game(game_id):
     query = arguments(GAME_QUERY, "query") if request.args else {}
     app, token = matches(), bearer_token()
     known = _if_none_match()
-    again = parking.AGAIN in request.environ   # a parked long-poll answered now: no wait, the stored table
+    again = parking.AGAIN in request.environ  # a parked long-poll answered now: no wait, the stored table
     wait = min(query["wait"], settings().long_poll_max_s) if query.get("wait") and not again else 0
     table = _table_at(app, game_id, known) if wait else app.table(game_id)
     if wait and table.version == (known if known is not None else table.version):
@@ -196,8 +239,7 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
     held = hold_connection("long-polls", settings().max_long_polls_per_address)
     try:
         with hub().subscribe(game_id, version) as subscription, admission.paused(request.environ):
-            stop_watching = cooperative.watch_disconnect(cooperative.client_socket(request.environ),
-                                                         subscription.wake)
+            stop_watching = cooperative.watch_disconnect(cooperative.client_socket(request.environ), subscription.wake)
             try:
                 subscription.next_batch(seconds)
             except HubStopped:
@@ -212,17 +254,45 @@ def _wait_past(app, game_id: str, version: int, seconds: float):
 
 @blp.route("/<game_id>/players", methods=["POST"])
 @join_limit
-@blp.doc(operationId="claimSeat", security=[{}, {"player": []}], responses={201: {"links": {
-    "GetSeatView": {"operationId": "getGame", "parameters": {
-        "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
-        "description": "The seat's own view, with its token"},
-    "PostAction": {"operationId": "postAction", "parameters": {
-        "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
-        "description": "Act with the seat's token"}}}})
+@blp.doc(
+    operationId="claimSeat",
+    security=[{}, {"player": []}],
+    responses={
+        201: {
+            "links": {
+                "GetSeatView": {
+                    "operationId": "getGame",
+                    "parameters": {
+                        "game_id": "$response.body#/view/game_id",
+                        "header.Authorization": "Bearer {$response.body#/token}",
+                    },
+                    "description": "The seat's own view, with its token",
+                },
+                "PostAction": {
+                    "operationId": "postAction",
+                    "parameters": {
+                        "game_id": "$response.body#/view/game_id",
+                        "header.Authorization": "Bearer {$response.body#/token}",
+                    },
+                    "description": "Act with the seat's token",
+                },
+            }
+        }
+    },
+)
 @blp.arguments(ClaimSeat(), error_status_code=400, example={"name": "Ana"})
 @blp.response(201, SeatClaimed, headers=LOCATION, description="Your seat, its token and its view")
-@problems(blp, "invalid-request", "unauthorized", "join-code-refused", "unknown-game", "seat-unavailable",
-          "request-timeout", "payload-too-large", "too-many-requests")
+@problems(
+    blp,
+    "invalid-request",
+    "unauthorized",
+    "join-code-refused",
+    "unknown-game",
+    "seat-unavailable",
+    "request-timeout",
+    "payload-too-large",
+    "too-many-requests",
+)
 def claim_seat(body, game_id):
     """Claim an open human seat
 
@@ -232,23 +302,49 @@ def claim_seat(body, game_id):
     rating, and the key resumes the seat from any device; without one, the seat is a guest's. A key no
     player holds is 401. A private match's seats need its `join_code` (403 `join-code-refused` without
     it or with another)."""
-    table, seat, token = players().claim_seat(game_id, body.get("seat"), body["name"], player_from_key(required=False),
-                                              body.get("join_code"))
-    return json_response({"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201,
-                         {"Location": f"/v1/games/{game_id}"})
+    table, seat, token = players().claim_seat(
+        game_id, body.get("seat"), body["name"], player_from_key(required=False), body.get("join_code")
+    )
+    return json_response(
+        {"seat": seat, "token": token, "view": tables.seat_view(table, seat)}, 201, {"Location": f"/v1/games/{game_id}"}
+    )
 
 
 @blp.route("/<game_id>/actions", methods=["POST"])
-@blp.doc(operationId="postAction", security=SEAT, requestBody={"required": True, "content": {
-    "application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}}})
+@blp.doc(
+    operationId="postAction",
+    security=SEAT,
+    requestBody={
+        "required": True,
+        "content": {"application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}},
+    },
+)
 @parameters(blp, headers=ActionHeaders())
 @blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG)
-@blp.alt_response(200, schema=ref("View"), headers=ETAG,
-                  description="An idempotent replay (same Idempotency-Key and body): the action was already "
-                              "accepted; the seat's view now")
-@problems(blp, "invalid-request", "malformed-action", "unauthorized", "forbidden", "unknown-game", "not-your-turn",
-          "match-not-active", "busy", "idempotency-key-reused", "version-mismatch", "request-timeout", "payload-too-large",
-          "rule-violation", "too-many-requests")
+@blp.alt_response(
+    200,
+    schema=ref("View"),
+    headers=ETAG,
+    description="An idempotent replay (same Idempotency-Key and body): the action was already "
+    "accepted; the seat's view now",
+)
+@problems(
+    blp,
+    "invalid-request",
+    "malformed-action",
+    "unauthorized",
+    "forbidden",
+    "unknown-game",
+    "not-your-turn",
+    "match-not-active",
+    "busy",
+    "idempotency-key-reused",
+    "version-mismatch",
+    "request-timeout",
+    "payload-too-large",
+    "rule-violation",
+    "too-many-requests",
+)
 def post_action(game_id):
     """Play one action, exactly as listed in the view's `legal_actions`
 
@@ -269,19 +365,36 @@ def _post_action(game_id: str):
         raise unauthorized("this request needs a seat token")
     seat_of = _seat_of(token)
     try:
-        outcome = app.act(game_id, action, seat_of, if_match=if_match_versions(), idempotency_key=idempotency_key(),
-                          rate=action_rate(settings()), enqueue_later=True)
+        outcome = app.act(
+            game_id,
+            action,
+            seat_of,
+            if_match=if_match_versions(),
+            idempotency_key=idempotency_key(),
+            rate=action_rate(settings()),
+            enqueue_later=True,
+        )
     except NotASeat as stranger:
-        if caller(stranger.table, token, required=True).seat is None:   # the precise 401 or 403 otherwise
+        if caller(stranger.table, token, required=True).seat is None:  # the precise 401 or 403 otherwise
             raise Problem(403, "forbidden", "only a seat acts: use that seat's token") from None
         raise
     except Throttled as limited:
-        raise Problem(429, "too-many-requests", f"this seat acts too often: at most {settings().rate_limit_actions}",
-                      headers={"Retry-After": str(max(1, math.ceil(limited.retry_after_s)))}) from None
+        raise Problem(
+            429,
+            "too-many-requests",
+            f"this seat acts too often: at most {settings().rate_limit_actions}",
+            headers={"Retry-After": str(max(1, math.ceil(limited.retry_after_s)))},
+        ) from None
     except RuleError as refused:
         current = app.table(game_id)
-        raise Problem(422, "rule-violation", str(refused), rule=refused.rule, current_version=current.version,
-                      legal_actions=tables.seat_view(current, seat_of(current))["legal_actions"]) from None
+        raise Problem(
+            422,
+            "rule-violation",
+            str(refused),
+            rule=refused.rule,
+            current_version=current.version,
+            legal_actions=tables.seat_view(current, seat_of(current))["legal_actions"],
+        ) from None
     return _answer(outcome, seat_of(outcome.table))
 
 
@@ -294,6 +407,7 @@ def _seat_of(token: str):
         if seat is not None:
             observability.bind(seat=seat)
         return seat
+
     return seat_of
 
 
@@ -328,8 +442,12 @@ def get_events(query, game_id):
 def event_page(table, shown: list[dict], after: int, has_more: bool) -> dict:
     """An EventsPage: the events shown and the cursor after the last of them."""
     last = shown[-1]["version"] if shown else after
-    return {"game": table.game, "events": shown, "next_cursor": cursors.events(table.game_id, last),
-            "has_more": has_more}
+    return {
+        "game": table.game,
+        "events": shown,
+        "next_cursor": cursors.events(table.game_id, last),
+        "has_more": has_more,
+    }
 
 
 @blp.route("/<game_id>/stream-tickets", methods=["POST"])
@@ -353,11 +471,25 @@ def stream_ticket(game_id):
 @blp.doc(operationId="getStream", security=SEAT_OR_SPECTATOR)
 @parameters(blp, headers=StreamHeaders())
 @blp.arguments(StreamQuery(), location="query", error_status_code=400, unknown=RAISE)
-@blp.response(200, STREAM_MESSAGE, content_type="text/event-stream",
-              description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
-                          "one message)")
-@problems(blp, "invalid-request", "unauthorized", "ticket-expired", "ticket-used", "ticket-revoked", "forbidden",
-          "unknown-game", "too-many-requests", "too-many-connections")
+@blp.response(
+    200,
+    STREAM_MESSAGE,
+    content_type="text/event-stream",
+    description="Server-Sent Events: one message per event, as the caller may see it (the schema describes "
+    "one message)",
+)
+@problems(
+    blp,
+    "invalid-request",
+    "unauthorized",
+    "ticket-expired",
+    "ticket-used",
+    "ticket-revoked",
+    "forbidden",
+    "unknown-game",
+    "too-many-requests",
+    "too-many-connections",
+)
 def get_stream(query, game_id):
     """The match's events live, as Server-Sent Events
 

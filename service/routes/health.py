@@ -1,4 +1,5 @@
 """Liveness and readiness for load balancers and Kubernetes probes."""
+
 from __future__ import annotations
 
 import redis

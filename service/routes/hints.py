@@ -3,6 +3,7 @@
 The hint is computed by games.bots from exactly the seat's view, like a bot's move, so it can say
 nothing the seat may not know. Its seed names the game, version and seat, never the match's secret.
 """
+
 from __future__ import annotations
 
 import time
@@ -44,12 +45,22 @@ def get_hint(game_id):
         raise Problem(403, "forbidden", "hints are for seats: use the seat's token")
     view = tables.seat_view(table, who.seat)
     if not view["legal_actions"]:
-        raise Problem(409, "not-your-turn", "the game does not wait for this seat now",
-                      current_version=table.version)
+        raise Problem(409, "not-your-turn", "the game does not wait for this seat now", current_version=table.version)
     action, values = cooperative.offload(_search, view, f"hint:{game_id}:{table.version}:{who.seat}")
     # An action the expert proved dominated (and never plays) has no value of its own: null.
     searched = values or {}
-    rows = [{"action": a, "value": None if (v := searched.get(bots.action_key(a))) is None else round(v, 3)}
-            for a in view["legal_actions"]]
-    return json_response({"game": table.game, "version": table.version, "seat": who.seat, "level": "expert",
-                          "suggestion": action, "searched": values is not None, "values": rows})
+    rows = [
+        {"action": a, "value": None if (v := searched.get(bots.action_key(a))) is None else round(v, 3)}
+        for a in view["legal_actions"]
+    ]
+    return json_response(
+        {
+            "game": table.game,
+            "version": table.version,
+            "seat": who.seat,
+            "level": "expert",
+            "suggestion": action,
+            "searched": values is not None,
+            "values": rows,
+        }
+    )

@@ -1,4 +1,5 @@
 """GET /metrics: Prometheus metrics, for operators (the operator token)."""
+
 from __future__ import annotations
 
 from flask import Response, current_app
@@ -13,8 +14,13 @@ blp = Blueprint("metrics", __name__, description="Prometheus metrics")
 
 @blp.route("/metrics", methods=["GET"])
 @blp.doc(operationId="metrics", security=[{"operator": []}])
-@blp.response(200, {"type": "string"}, description="Prometheus metrics (text exposition format), aggregated over the API's "
-                                "worker processes; queue depth and failed jobs from rq", content_type="text/plain")
+@blp.response(
+    200,
+    {"type": "string"},
+    description="Prometheus metrics (text exposition format), aggregated over the API's "
+    "worker processes; queue depth and failed jobs from rq",
+    content_type="text/plain",
+)
 @problems(blp, "unauthorized", "forbidden", "too-many-requests")
 def metrics():
     """Prometheus metrics, for operators

@@ -1,5 +1,6 @@
 """Operator routes: the full event log with hidden data, the global feed, seat resets, ending a match,
 and the audit of one game. Every one needs the operator token: none at all is 401, any other token 403."""
+
 from __future__ import annotations
 
 import time
@@ -51,9 +52,14 @@ def feed(query):
     require_operator()
     after = cursors.read(query.get("cursor"), cursors.FEED, "feed")
     entries = application().store.feed(after=after, count=query["limit"] + 1)
-    rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries[:query["limit"]]]
-    return json_response({"entries": rows, "next_cursor": cursors.feed(rows[-1]["id"] if rows else after),
-                          "has_more": len(entries) > query["limit"]})
+    rows = [{"id": e.id, "game_id": e.game_id, "version": e.version, "type": e.type} for e in entries[: query["limit"]]]
+    return json_response(
+        {
+            "entries": rows,
+            "next_cursor": cursors.feed(rows[-1]["id"] if rows else after),
+            "has_more": len(entries) > query["limit"],
+        }
+    )
 
 
 @blp.route("/games/<game_id>/seats/<int:seat>/reset", methods=["POST"])

@@ -3,6 +3,7 @@
 A player key is sent as `Authorization: Bearer <player key>` (the `player` security scheme), like a seat
 token; it is never logged (the access log has no headers) and never shown again after registering.
 """
+
 from __future__ import annotations
 
 from flask_smorest import Blueprint
@@ -38,14 +39,34 @@ LOCATION = {"Location": {"description": "The player's profile, /v1/players/{id}"
 
 @blp.route("/players", methods=["POST"])
 @register_limit
-@blp.doc(operationId="registerPlayer", security=PUBLIC, responses={201: {"links": {
-    "GetPlayer": {"operationId": "getPlayer", "parameters": {"player_id": "$response.body#/player_id"},
-                  "description": "The player's profile"},
-    "GetMyMatches": {"operationId": "getPlayerMatches", "parameters": {"player_id": "$response.body#/player_id"},
-                     "description": "The player's matches"}}}})
+@blp.doc(
+    operationId="registerPlayer",
+    security=PUBLIC,
+    responses={
+        201: {
+            "links": {
+                "GetPlayer": {
+                    "operationId": "getPlayer",
+                    "parameters": {"player_id": "$response.body#/player_id"},
+                    "description": "The player's profile",
+                },
+                "GetMyMatches": {
+                    "operationId": "getPlayerMatches",
+                    "parameters": {"player_id": "$response.body#/player_id"},
+                    "description": "The player's matches",
+                },
+            }
+        }
+    },
+)
 @blp.arguments(RegisterPlayer(), error_status_code=400, example={"name": "Ana"})
-@blp.response(201, PlayerCreated, headers=LOCATION, description="The player and their key (shown once)",
-              example=examples.PLAYER_CREATED_EXAMPLE)
+@blp.response(
+    201,
+    PlayerCreated,
+    headers=LOCATION,
+    description="The player and their key (shown once)",
+    example=examples.PLAYER_CREATED_EXAMPLE,
+)
 @problems(blp, "invalid-request", "request-timeout", "payload-too-large", "too-many-requests")
 def register(body):
     """Register a player (no password: a key)
@@ -54,8 +75,11 @@ def register(body):
     player. Claim seats with it (`Authorization: Bearer <player key>` on `POST /v1/games/{id}/players`) so
     that the matches join your history and rating."""
     player, key = players().register(body["name"])
-    return json_response({"player_id": player.player_id, "name": player.name, "player_key": key}, 201,
-                         {"Location": f"/v1/players/{player.player_id}"})
+    return json_response(
+        {"player_id": player.player_id, "name": player.name, "player_key": key},
+        201,
+        {"Location": f"/v1/players/{player.player_id}"},
+    )
 
 
 @blp.route("/players/me", methods=["GET"])
@@ -72,8 +96,9 @@ def me():
 
 @blp.route("/players/me/seats", methods=["GET"])
 @blp.doc(operationId="getMySeats", security=PLAYER)
-@blp.response(200, ActiveSeats, description="The player's seats in matches not over yet",
-              example=examples.SEATS_EXAMPLE)
+@blp.response(
+    200, ActiveSeats, description="The player's seats in matches not over yet", example=examples.SEATS_EXAMPLE
+)
 @problems(blp, "unauthorized")
 def my_seats():
     """The seats the key's player holds in matches not over yet
@@ -84,10 +109,24 @@ def my_seats():
 
 @blp.route("/games/<game_id>/seats/<int:seat>/resume", methods=["POST"])
 @join_limit
-@blp.doc(operationId="resumeSeat", security=PLAYER, responses={201: {"links": {
-    "GetSeatView": {"operationId": "getGame", "parameters": {
-        "game_id": "$response.body#/view/game_id", "header.Authorization": "Bearer {$response.body#/token}"},
-        "description": "The seat's own view, with the new token"}}}})
+@blp.doc(
+    operationId="resumeSeat",
+    security=PLAYER,
+    responses={
+        201: {
+            "links": {
+                "GetSeatView": {
+                    "operationId": "getGame",
+                    "parameters": {
+                        "game_id": "$response.body#/view/game_id",
+                        "header.Authorization": "Bearer {$response.body#/token}",
+                    },
+                    "description": "The seat's own view, with the new token",
+                }
+            }
+        }
+    },
+)
 @blp.response(201, SeatClaimed, description="The seat, a fresh token for it and its view")
 @problems(blp, "unauthorized", "unknown-game", "seat-unavailable", "too-many-requests")
 def resume_seat(game_id, seat):
@@ -115,8 +154,9 @@ def profile(player_id):
 @blp.route("/players/<player_id>/matches", methods=["GET"])
 @blp.doc(operationId="getPlayerMatches", security=PUBLIC)
 @blp.arguments(HistoryQuery(), location="query", error_status_code=400, unknown=RAISE)
-@blp.response(200, MatchHistory, description="A page of the player's finished matches",
-              example=examples.HISTORY_EXAMPLE)
+@blp.response(
+    200, MatchHistory, description="A page of the player's finished matches", example=examples.HISTORY_EXAMPLE
+)
 @problems(blp, "invalid-request", "unknown-player")
 def history(query, player_id):
     """A player's finished matches, newest first
@@ -127,8 +167,9 @@ def history(query, player_id):
     player = players().get(player_id)
     before = cursors.read(query.get("cursor"), cursors.HISTORY, player.player_id)
     items, last, has_more = application().projections.history(player.player_id, before, query["limit"])
-    return json_response({"matches": items, "next_cursor": cursors.history(player.player_id, last),
-                          "has_more": has_more})
+    return json_response(
+        {"matches": items, "next_cursor": cursors.history(player.player_id, last), "has_more": has_more}
+    )
 
 
 @blp.route("/leaderboards/<game>", methods=["GET"])
@@ -152,5 +193,12 @@ def leaderboard(query, game):
         del entry["game"]
     if mine is not None:
         del mine["game"]
-    return json_response({"game": game, "min_matches": LEADERBOARD_MIN_MATCHES,
-                          "max_deviation": int(LEADERBOARD_MAX_DEVIATION), "entries": entries, "me": mine})
+    return json_response(
+        {
+            "game": game,
+            "min_matches": LEADERBOARD_MIN_MATCHES,
+            "max_deviation": int(LEADERBOARD_MAX_DEVIATION),
+            "entries": entries,
+            "me": mine,
+        }
+    )

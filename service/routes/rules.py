@@ -9,6 +9,7 @@ they are, so the lobby and the API spec can link to `/rules/<game>#option-<name>
 Where the files are: `TALON_RULES_DIR` when set (the Docker image copies docs/rules there, since it
 installs the packages only), otherwise docs/rules/ of the checkout this package runs from.
 """
+
 from __future__ import annotations
 
 import logging

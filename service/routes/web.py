@@ -5,6 +5,7 @@ The client talks to the service only through the public HTTP API, so it doubles 
 integrators. Its assets live in service/static/ and are served under /web/; the icon also at the two
 addresses browsers ask for by themselves.
 """
+
 from __future__ import annotations
 
 from pathlib import Path

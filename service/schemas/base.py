@@ -11,6 +11,7 @@ view, `type` for an action or an event). apispec writes marshmallow schemas as o
 registered as a component of its own (`register`) and a field holding one (`OneOf`) refers to it, through
 apispec's documented extension points (`Components.schema`, `add_attribute_function`).
 """
+
 from __future__ import annotations
 
 import inspect
@@ -62,6 +63,7 @@ class JsonBoolean(fields.Boolean):
 
 # -- field makers: every response field is required; `nullable` lets its value be null ------------------
 
+
 def _meta(description: str | None, extra: dict | None = None) -> dict:
     meta = dict(extra or {})
     if description:
@@ -69,8 +71,16 @@ def _meta(description: str | None, extra: dict | None = None) -> dict:
     return meta
 
 
-def integer(description: str | None = None, *, nullable: bool = False, required: bool = True, minimum: int | None = None,
-            maximum: int | None = None, rule_range: tuple[int, int] | None = None, **meta) -> fields.Integer:
+def integer(
+    description: str | None = None,
+    *,
+    nullable: bool = False,
+    required: bool = True,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    rule_range: tuple[int, int] | None = None,
+    **meta,
+) -> fields.Integer:
     """A whole number. `rule_range`: a range the game's rules set, documented but checked by the engine
     (422 naming the rule) rather than refused here as a malformed request."""
     checks = [validate.Range(min=minimum, max=maximum)] if minimum is not None or maximum is not None else []
@@ -80,8 +90,9 @@ def integer(description: str | None = None, *, nullable: bool = False, required:
 
 
 def seat(description: str | None = None, *, nullable: bool = False, required: bool = True) -> fields.Integer:
-    return integer(description or "A seat number (0 is the first seat)", nullable=nullable, required=required,
-                   minimum=0, maximum=7)
+    return integer(
+        description or "A seat number (0 is the first seat)", nullable=nullable, required=required, minimum=0, maximum=7
+    )
 
 
 def integers(description: str, *, nullable: bool = False, required: bool = True) -> fields.List:
@@ -92,8 +103,14 @@ def seats(description: str, *, nullable: bool = False) -> fields.List:
     return fields.List(seat(), required=True, allow_none=nullable, metadata=_meta(description))
 
 
-def text(description: str | None = None, *, nullable: bool = False, required: bool = True,
-         enum: tuple[str, ...] | list[str] | None = None, **meta) -> fields.String:
+def text(
+    description: str | None = None,
+    *,
+    nullable: bool = False,
+    required: bool = True,
+    enum: tuple[str, ...] | list[str] | None = None,
+    **meta,
+) -> fields.String:
     checks = [validate.OneOf(list(enum))] if enum else []
     return fields.String(required=required, allow_none=nullable, validate=checks, metadata=_meta(description, meta))
 
@@ -108,22 +125,31 @@ class CardField(fields.String):
 
 
 def card(description: str | None = None, *, nullable: bool = False, required: bool = True) -> CardField:
-    return CardField(required=required, allow_none=nullable,
-                     validate=[validate.Regexp(CARD_PATTERN), validate.Length(equal=2)],
-                     metadata=_meta(description or "A card: rank (A K Q J T 9 8 7) then suit (S H D C), e.g. TS",
-                                    {"example": "TS"}))
+    return CardField(
+        required=required,
+        allow_none=nullable,
+        validate=[validate.Regexp(CARD_PATTERN), validate.Length(equal=2)],
+        metadata=_meta(description or "A card: rank (A K Q J T 9 8 7) then suit (S H D C), e.g. TS", {"example": "TS"}),
+    )
 
 
-def cards(description: str, *, nullable: bool = False, required: bool = True, max_items: int | None = None) -> fields.List:
+def cards(
+    description: str, *, nullable: bool = False, required: bool = True, max_items: int | None = None
+) -> fields.List:
     checks = [validate.Length(max=max_items)] if max_items else []
     return fields.List(card(), required=required, allow_none=nullable, validate=checks, metadata=_meta(description))
 
 
-def suit(description: str | None = None, *, nullable: bool = False, required: bool = True,
-         no_trump: bool = False) -> fields.String:
+def suit(
+    description: str | None = None, *, nullable: bool = False, required: bool = True, no_trump: bool = False
+) -> fields.String:
     choices = (*SUITS, "NT") if no_trump else SUITS
-    return text(description or "A suit: S (spades), H (hearts), D (diamonds), C (clubs)", nullable=nullable,
-                required=required, enum=choices)
+    return text(
+        description or "A suit: S (spades), H (hearts), D (diamonds), C (clubs)",
+        nullable=nullable,
+        required=required,
+        enum=choices,
+    )
 
 
 def nested(schema, description: str | None = None, *, nullable: bool = False, required: bool = True) -> fields.Nested:
@@ -140,6 +166,7 @@ def constant(value: str, description: str | None = None) -> fields.String:
 
 
 # -- unions ----------------------------------------------------------------------------------------------
+
 
 class Union:
     """A named `oneOf` of marshmallow schemas, told apart by the property `by`, or (by=None) an `anyOf` of
@@ -187,15 +214,20 @@ class Union:
 
     def component(self, spec: APISpec) -> dict:
         if self.by is None:
-            return {"description": self.description,
-                    "anyOf": [spec.components.get_ref("schema", union.name) for union in self.members]}
+            return {
+                "description": self.description,
+                "anyOf": [spec.components.get_ref("schema", union.name) for union in self.members],
+            }
         names = {value: member.__name__ for value, member in self.members.items()}
         unique = list(dict.fromkeys(names.values()))
-        return {"description": self.description,
-                "oneOf": [spec.components.get_ref("schema", name) for name in unique],
-                "discriminator": {"propertyName": self.by,
-                                  "mapping": {value: spec.components.get_ref("schema", name)["$ref"]
-                                              for value, name in names.items()}}}
+        return {
+            "description": self.description,
+            "oneOf": [spec.components.get_ref("schema", name) for name in unique],
+            "discriminator": {
+                "propertyName": self.by,
+                "mapping": {value: spec.components.get_ref("schema", name)["$ref"] for value, name in names.items()},
+            },
+        }
 
 
 class OneOf(fields.Field):
@@ -287,7 +319,7 @@ def _register(spec: APISpec, item) -> None:
     if isinstance(item, Union):
         if item.name in spec.components.schemas:
             return
-        for member in (item.members.values() if item.by else item.members):
+        for member in item.members.values() if item.by else item.members:
             _register(spec, member)
         spec.components.schema(item.name, item.component(spec))
     else:

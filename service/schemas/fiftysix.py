@@ -1,5 +1,6 @@
 """Fifty-Six: the round as a seat sees it, a deal's result, the view, and the game's events
 (games/fiftysix/view.py, evolve.py, rules.py)."""
+
 from __future__ import annotations
 
 from marshmallow import fields
@@ -32,16 +33,19 @@ CALLS = ("bid", "pass", "double", "redouble")
 
 class FiftySixCall(Model):
     """One call of the auction, in order."""
+
     seat = seat()
     call = text("What the seat called", enum=CALLS)
     value = integer("The bid's value (bids only)", nullable=True)
     suit = suit("The bid's trump suit or NT (bids only)", nullable=True, no_trump=True)
-    convention = text("How the bid was said to the partner, if the bidder said (bids only)", nullable=True,
-                      enum=tuple(CONVENTIONS))
+    convention = text(
+        "How the bid was said to the partner, if the bidder said (bids only)", nullable=True, enum=tuple(CONVENTIONS)
+    )
 
 
 class FiftySixBid(Model):
     """The standing (highest) bid."""
+
     seat = seat()
     value = integer(minimum=28, maximum=56)
     suit = suit(no_trump=True)
@@ -49,6 +53,7 @@ class FiftySixBid(Model):
 
 class FiftySixContract(Model):
     """The contract the auction ended with."""
+
     declarer = seat("The seat whose bid won (after an all-pass: the dealer's left)")
     value = integer("Card points the declarer's team must take", minimum=28, maximum=56)
     suit = suit("Trump suit, or NT", no_trump=True)
@@ -60,6 +65,7 @@ class FiftySixContract(Model):
 
 class FiftySixTrick(Model):
     """A finished trick of Fifty-Six."""
+
     leader = seat("The seat that led")
     cards = plays("The cards in the order played")
     winner = seat("The seat that took the trick")
@@ -71,13 +77,16 @@ class FiftySixRound(Model):
     `auction` (bid, pass, double, redouble), `play`, `round_over` (the system scores it), `await_deal` (the
     last deal stays visible, e.g. after a throw-in) and `match_over`. Before the contract, `contract`,
     `trump` and `leader` are null. Per-team lists follow the order of `standing`."""
+
     number = round_number()
     dealer = seat("The dealer")
     phase = text("What the deal waits for", enum=PHASES)
     to_act = integers("The seats the game waits for")
     active_seats = seats("The seats dealt in (a team without tables is out)")
-    hand = cards("Your hand, sorted by suit and rank (J 9 A T K Q 8 7); null for a spectator; empty for a seat "
-                 "that is out", nullable=True)
+    hand = cards(
+        "Your hand, sorted by suit and rank (J 9 A T K Q 8 7); null for a spectator; empty for a seat that is out",
+        nullable=True,
+    )
     hand_sizes = hand_sizes()
     calls = many(FiftySixCall, "The auction so far, in order")
     high_bid = nested(FiftySixBid, "The standing bid", nullable=True)
@@ -93,6 +102,7 @@ class FiftySixRound(Model):
 
 class FiftySixPayment(Model):
     """Tables one team paid another."""
+
     payer = integer("The paying team (index in `standing`)", minimum=0)
     payee = integer("The receiving team", minimum=0)
     owed = integer("Tables owed", minimum=0)
@@ -102,14 +112,16 @@ class FiftySixPayment(Model):
 class FiftySixResult(Model):
     """How a deal of Fifty-Six was scored (`round_scored`, and the view's `last_result` until the next
     deal is scored). Per-team lists follow the order of `standing`."""
+
     round = integer("The deal's number", minimum=1)
     contract = nested(FiftySixContract, "The contract played")
     contract_team = integer("The declarer's team", minimum=0)
     made = boolean("The declarer's team took at least the contract's value")
     card_points = integers("Card points per team")
     base = integer("Tables per team by the bid's band, won if made, lost if not", minimum=0)
-    multiplier = text("The doubling: x1, x2, x4 (multiply) or +0, +1, +2 (additive)",
-                      enum=("x1", "x2", "x4", "+0", "+1", "+2"))
+    multiplier = text(
+        "The doubling: x1, x2, x4 (multiply) or +0, +1, +2 (additive)", enum=("x1", "x2", "x4", "+0", "+1", "+2")
+    )
     per_team = integer("Tables owed to or by each other team", minimum=0)
     payments = many(FiftySixPayment, "The payments, in order")
     tables = integers("Tables per team after this deal")
@@ -121,47 +133,63 @@ class FiftySixResult(Model):
 
 class FiftySixView(ViewBase):
     """A Fifty-Six match as one seat (or a spectator) may see it."""
+
     game = constant("fifty-six")
     options = nested(SHOWN["fifty-six"], "Every option in force")
     round = nested(FiftySixRound, "The current deal; null before the first", nullable=True)
-    last_result = nested(FiftySixResult, "How the last deal was scored; null before the first scoring",
-                         nullable=True)
-    legal_actions = fields.List(OneOf(ACTIONS), required=True, metadata={
-        "description": "What this seat may do now, each exactly as it may be posted (empty when it is not "
-                       "this seat's turn, and for spectators)"})
+    last_result = nested(FiftySixResult, "How the last deal was scored; null before the first scoring", nullable=True)
+    legal_actions = fields.List(
+        OneOf(ACTIONS),
+        required=True,
+        metadata={
+            "description": "What this seat may do now, each exactly as it may be posted (empty when it is not "
+            "this seat's turn, and for spectators)"
+        },
+    )
 
 
 # -- events ------------------------------------------------------------------------------------------
 
+
 class FiftySixDealtData(Model):
     """The cards were dealt (the whole pack, in fours). Each seat sees its own hand only (the others are
     null) and how many cards each holds; operators see every hand and no `hand_sizes`."""
+
     round = round_number()
     dealer = seat("The dealer")
     active = seats("The seats dealt in")
-    hands = fields.List(cards("A hand", nullable=True), required=True, metadata={
-        "description": "Per seat: your own hand; null for every other seat (operators: every hand); empty for a "
-                       "seat that is out"})
+    hands = fields.List(
+        cards("A hand", nullable=True),
+        required=True,
+        metadata={
+            "description": "Per seat: your own hand; null for every other seat (operators: every hand); empty for a "
+            "seat that is out"
+        },
+    )
     hand_sizes = integers("Cards in each hand (not in the operator's log)", required=False)
 
 
 class FiftySixCalledData(Model):
     """A seat called in the auction (public)."""
+
     seat = seat()
     call = text(enum=CALLS)
     value = integer("Bids only", required=False, rule_range=(28, 56))
     suit = suit("Bids only", required=False, no_trump=True)
-    convention = text("Bids only: how the bid was said, or null", required=False, nullable=True,
-                      enum=tuple(CONVENTIONS))
+    convention = text(
+        "Bids only: how the bid was said, or null", required=False, nullable=True, enum=tuple(CONVENTIONS)
+    )
 
 
 class FiftySixAuctionEndedData(Model):
     """The auction is over (public)."""
+
     contract = nested(FiftySixContract)
 
 
 class FiftySixThrownInData(Model):
     """Everyone passed and the deal is thrown in (all_pass_contract redeal): the same dealer deals again."""
+
     dealer = seat("The dealer of the next deal")
 
 

@@ -1,5 +1,6 @@
 """The response checker every suite's client uses (tests/support/contract.py) catches what it must: a key
 the spec does not describe, a missing one, a mistyped one, an undocumented status, a wrong content type."""
+
 from __future__ import annotations
 
 import copy
@@ -19,13 +20,16 @@ def test_a_view_as_the_code_gives_it_passes():
     answer(VIEW)
 
 
-@pytest.mark.parametrize("change", [
-    lambda v: v.update(extra=1),                                    # a key the spec does not describe
-    lambda v: v["round"].pop("hand_sizes"),                         # a key missing
-    lambda v: v["round"].update(trump="X"),                         # a value out of its enum
-    lambda v: v["legal_actions"].append({"type": "bid", "value": 3}),  # an action of another game
-    lambda v: v["options"].update(variant=5),                       # mistyped
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        lambda v: v.update(extra=1),  # a key the spec does not describe
+        lambda v: v["round"].pop("hand_sizes"),  # a key missing
+        lambda v: v["round"].update(trump="X"),  # a value out of its enum
+        lambda v: v["legal_actions"].append({"type": "bid", "value": 3}),  # an action of another game
+        lambda v: v["options"].update(variant=5),  # mistyped
+    ],
+)
 def test_a_view_that_drifts_from_the_spec_fails(change):
     view = copy.deepcopy(VIEW)
     change(view)
@@ -43,13 +47,17 @@ def test_an_undocumented_status_or_content_type_fails():
 def test_a_problem_must_be_a_catalogued_type():
     problem = {"type": "https://talon.example/problems/conflict", "title": "Conflict", "status": 409, "detail": "x"}
     with pytest.raises(ContractViolation):
-        answer(problem, status=409, path="/v1/games/g/actions", method="POST",
-               content_type="application/problem+json")
+        answer(problem, status=409, path="/v1/games/g/actions", method="POST", content_type="application/problem+json")
 
 
 def test_a_stream_message_is_checked_as_an_event():
-    event = {"version": 2, "type": "seat_claimed", "at": "2026-11-30T03:04:05.123Z", "actor": 0,
-             "data": {"seat": 0, "name": "Ana"}}
+    event = {
+        "version": 2,
+        "type": "seat_claimed",
+        "at": "2026-11-30T03:04:05.123Z",
+        "actor": 0,
+        "data": {"seat": 0, "name": "Ana"},
+    }
     text = f"retry: 1000\n\nid: 2\nevent: seat_claimed\ndata: {json.dumps(event)}\n\n: keep-alive\n\n"
     assert [m["data"] for m in sse_messages(text)] == [event]
     with pytest.raises(ContractViolation):

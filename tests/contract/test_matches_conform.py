@@ -8,6 +8,7 @@ spec does not describe (or describes otherwise) fails here: the response schemas
 The app's client checks every response it gets (tests/support/talon.py ServerLikeClient); the stream's
 messages are checked here, each `data:` against the Event schema.
 """
+
 from __future__ import annotations
 
 import random
@@ -32,7 +33,11 @@ MATCHES = [
     ("fifty-six", {"starting_tables": 1, "team_format": "two_sides"}, 8),
     ("smear", {"match_target": 3}, 4),
     ("smear", {"match_target": 3, "widow_size": 2, "all_pass": "stick_dealer"}, 4),
-    ("smear", {"match_target": 3, "widow_size": 3, "all_pass": "pass_deal", "high_low_rule": "highest_lowest_in_play"}, 4),
+    (
+        "smear",
+        {"match_target": 3, "widow_size": 3, "all_pass": "pass_deal", "high_low_rule": "highest_lowest_in_play"},
+        4,
+    ),
 ]
 MAX_STEPS = 4000
 
@@ -73,12 +78,18 @@ def _stream(client, game_id: str, headers: dict | None = None, query: str = "") 
     return sse_messages(text)
 
 
-@pytest.mark.parametrize("game, options, players", MATCHES,
-                         ids=[f"{g}-{n}p-{'-'.join(f'{k}={v}' for k, v in o.items())}" for g, o, n in MATCHES])
+@pytest.mark.parametrize(
+    "game, options, players",
+    MATCHES,
+    ids=[f"{g}-{n}p-{'-'.join(f'{k}={v}' for k, v in o.items())}" for g, o, n in MATCHES],
+)
 def test_a_whole_match_conforms_to_the_spec(app, redis_url, game, options, players):
     client, rng = app.test_client(), random.Random(f"{game}{options}{players}")
-    created = client.post("/v1/games", headers=auth(OPERATOR), json={
-        "game": game, "options": options, "seats": [{"kind": "human"}] * players, "seed": rng.randrange(2**31)})
+    created = client.post(
+        "/v1/games",
+        headers=auth(OPERATOR),
+        json={"game": game, "options": options, "seats": [{"kind": "human"}] * players, "seed": rng.randrange(2**31)},
+    )
     assert created.status_code == 201, created.json
     game_id = created.json["game_id"]
     tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": f"p{i}"}).json["token"] for i in range(players)]
@@ -95,8 +106,9 @@ def test_a_whole_match_conforms_to_the_spec(app, redis_url, game, options, playe
         if not hinted:
             assert client.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[seat])).status_code == 200
             hinted = True
-        moved = client.post(f"/v1/games/{game_id}/actions", json=choose(rng, mine["legal_actions"]),
-                            headers=auth(tokens[seat]))
+        moved = client.post(
+            f"/v1/games/{game_id}/actions", json=choose(rng, mine["legal_actions"]), headers=auth(tokens[seat])
+        )
         assert moved.status_code == 201, moved.json
     else:
         raise AssertionError(f"the match did not end within {MAX_STEPS} steps")

@@ -3,6 +3,7 @@ every run, without a warning), it plays one match of each game to its end agains
 (gunicorn and an rq worker): random legal actions, long-polls with If-None-Match, and the match's event
 stream read through the documented event format. Every answer it gets is parsed by the generated models
 and checked against the spec (tests/support/contract.py)."""
+
 from __future__ import annotations
 
 import importlib
@@ -35,9 +36,23 @@ def talon_client(tmp_path_factory):
     out = tmp_path_factory.mktemp("python-client")
     config = out / "config.yaml"
     config.write_text("post_hooks: []\n")  # no formatter runs over the generated code: nothing to install
-    generated = subprocess.run([str(GENERATOR), "generate", "--path", str(SPEC_PATH), "--meta", "none",
-                                "--output-path", str(out / "talon_client"), "--config", str(config)],
-                               capture_output=True, text=True, timeout=300)
+    generated = subprocess.run(
+        [
+            str(GENERATOR),
+            "generate",
+            "--path",
+            str(SPEC_PATH),
+            "--meta",
+            "none",
+            "--output-path",
+            str(out / "talon_client"),
+            "--config",
+            str(config),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     said = generated.stdout + generated.stderr
     assert generated.returncode == 0, said
     assert "warning" not in said.lower(), said
@@ -60,8 +75,13 @@ def _checked(response: httpx.Response) -> None:
     """httpx's response hook: every answer against the spec (a stream for its status and type only)."""
     streaming = response.headers.get("content-type", "").startswith("text/event-stream")
     body = None if streaming else response.read()
-    check_response(response.request.method, response.request.url.path, response.status_code,
-                   response.headers.get("content-type"), body)
+    check_response(
+        response.request.method,
+        response.request.url.path,
+        response.status_code,
+        response.headers.get("content-type"),
+        body,
+    )
 
 
 def _module(talon_client, name: str):
@@ -82,10 +102,14 @@ def _create_body(talon_client, game: str, options: dict, players: int):
     models = _module(talon_client, "models")
     prefix = PREFIX[game]
     seats = [models.SeatSpec(kind=models.SeatSpecKind.HUMAN)] + [
-        models.SeatSpec(kind=models.SeatSpecKind.BOT, level=models.SeatSpecLevel.BASIC)] * (players - 1)
+        models.SeatSpec(kind=models.SeatSpecKind.BOT, level=models.SeatSpecLevel.BASIC)
+    ] * (players - 1)
     body = getattr(models, f"Create{prefix}Game")
-    return body(game=getattr(models, f"Create{prefix}GameGame")(game), seats=seats,
-                options=getattr(models, f"{prefix}OptionsInput").from_dict(options))
+    return body(
+        game=getattr(models, f"Create{prefix}GameGame")(game),
+        seats=seats,
+        options=getattr(models, f"{prefix}OptionsInput").from_dict(options),
+    )
 
 
 def play(talon_client, service, game: str, options: dict, players: int, rng: random.Random) -> dict:
@@ -96,10 +120,13 @@ def play(talon_client, service, game: str, options: dict, players: int, rng: ran
     created = api.create_game.sync_detailed(client=public, body=_create_body(talon_client, game, options, players))
     assert created.status_code == 201, created.content
     game_id = created.parsed.game_id
-    claimed = api.claim_seat.sync_detailed(game_id, client=public, body=_module(talon_client, "models").ClaimSeat(name="Py"))
+    claimed = api.claim_seat.sync_detailed(
+        game_id, client=public, body=_module(talon_client, "models").ClaimSeat(name="Py")
+    )
     assert claimed.status_code == 201, claimed.content
-    seat = talon_client.AuthenticatedClient(base_url=service.base_url, token=claimed.parsed.token,
-                                            timeout=httpx.Timeout(30.0), httpx_args=hooks)
+    seat = talon_client.AuthenticatedClient(
+        base_url=service.base_url, token=claimed.parsed.token, timeout=httpx.Timeout(30.0), httpx_args=hooks
+    )
     view_model = getattr(_module(talon_client, "models"), f"{PREFIX[game]}View")
     view, etag, actions, polls = claimed.parsed.view, None, 0, 0
     for _ in range(MAX_REQUESTS):
@@ -121,8 +148,15 @@ def play(talon_client, service, game: str, options: dict, players: int, rng: ran
     else:
         raise AssertionError(f"the {game} match did not end within {MAX_REQUESTS} requests")
     streamed = read_stream(talon_client, public, game, game_id)
-    return {"game": game, "game_id": game_id, "actions": actions, "polls": polls, "winner": list(view.winner),
-            "standing": [(list(side.seats), side.score) for side in view.standing], "streamed": streamed}
+    return {
+        "game": game,
+        "game_id": game_id,
+        "actions": actions,
+        "polls": polls,
+        "winner": list(view.winner),
+        "standing": [(list(side.seats), side.score) for side in view.standing],
+        "streamed": streamed,
+    }
 
 
 def choose(rng: random.Random, legal: list):
@@ -167,6 +201,8 @@ def read_stream(talon_client, client, game: str, game_id: str) -> int:
 @pytest.mark.parametrize("game, options, players", MATCHES, ids=[m[0] for m in MATCHES])
 def test_the_generated_python_client_plays_a_match_to_its_end(talon_client, service, game, options, players):
     played = play(talon_client, service, game, options, players, random.Random(game))
-    print(f"python client: {game} {played['game_id']}: {played['actions']} actions, {played['polls']} long-polls, "
-          f"winner {played['winner']}, standing {played['standing']}, {played['streamed']} stream messages")
+    print(
+        f"python client: {game} {played['game_id']}: {played['actions']} actions, {played['polls']} long-polls, "
+        f"winner {played['winner']}, standing {played['standing']}, {played['streamed']} stream messages"
+    )
     assert played["winner"] and played["actions"] > 0 and played["streamed"] > played["actions"]

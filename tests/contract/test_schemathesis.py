@@ -1,4 +1,5 @@
 """schemathesis runs the committed spec against the app: no server error, no schema violation."""
+
 from __future__ import annotations
 
 from pathlib import Path

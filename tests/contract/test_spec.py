@@ -1,4 +1,5 @@
 """The committed openapi.yaml is what the code generates, and it is a valid OpenAPI document."""
+
 from __future__ import annotations
 
 import re
@@ -56,7 +57,9 @@ def test_every_problem_the_code_raises_is_in_the_catalogue_with_its_status():
     root = SPEC.parent
     for source in [*root.glob("service/**/*.py"), *root.glob("workers/**/*.py")]:
         for status, slug in PROBLEM_SITE.findall(source.read_text()):
-            assert slug in TYPES, f"{source.relative_to(root)}: problem type {slug!r} is not in service/problems.py TYPES"
+            assert slug in TYPES, (
+                f"{source.relative_to(root)}: problem type {slug!r} is not in service/problems.py TYPES"
+            )
             assert TYPES[slug].status == int(status), f"{source.relative_to(root)}: {slug} is {TYPES[slug].status}"
 
 

@@ -4,6 +4,7 @@ through sequences of calls against the app: no server error, no schema violation
 Each scenario starts on an empty database. Hypothesis replays the choices of a scenario and requires the
 same draws from them; a lobby still holding the games of earlier scenarios makes the link from the lobby
 list resolve in one run and not in its replay, which it reports as a flaky strategy."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -37,5 +38,8 @@ def workflow(redis_url, r):
 
 
 def test_linked_sequences_conform_to_the_spec(workflow):
-    workflow.run(settings=settings(max_examples=25, stateful_step_count=6, deadline=None,
-                                   suppress_health_check=list(HealthCheck)))
+    workflow.run(
+        settings=settings(
+            max_examples=25, stateful_step_count=6, deadline=None, suppress_health_check=list(HealthCheck)
+        )
+    )

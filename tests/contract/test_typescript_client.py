@@ -3,6 +3,7 @@ every run) and openapi-fetch, compiled by `tsc --strict` without an error, play 
 its end under node against the real service (tests/contract/ts/play.ts). Every answer the client got is
 checked against the spec here, from the log it writes. The pinned tools come from tools/openapi
 (scripts/openapi-tools)."""
+
 from __future__ import annotations
 
 import json
@@ -41,8 +42,17 @@ def compiled():
         (work / "package.json").write_text('{"type": "module"}\n')
         # Request bodies' defaults are filled in by the server: with openapi-typescript's default
         # (--default-non-nullable), a property with a default would be required in a request too.
-        run([str(tools / "openapi-typescript"), str(SPEC_PATH), "--default-non-nullable", "false",
-             "-o", str(work / "schema.d.ts")], work)
+        run(
+            [
+                str(tools / "openapi-typescript"),
+                str(SPEC_PATH),
+                "--default-non-nullable",
+                "false",
+                "-o",
+                str(work / "schema.d.ts"),
+            ],
+            work,
+        )
         run([str(tools / "tsc"), "-p", str(work / "tsconfig.json")], work)  # strict: tsconfig.json
         yield work
     finally:
@@ -53,8 +63,10 @@ def test_the_generated_typescript_client_plays_a_sixty_six_match_to_its_end(comp
     with running_service() as service:
         out = run(["node", str(compiled / "out" / "play.js"), service.base_url, str(compiled)], compiled)
     played = json.loads(out.strip().splitlines()[-1])
-    print(f"typescript client: {played['game']} {played['game_id']}: {played['actions']} actions, "
-          f"{played['polls']} long-polls, winner {played['winner']}, standing {played['standing']}")
+    print(
+        f"typescript client: {played['game']} {played['game_id']}: {played['actions']} actions, "
+        f"{played['polls']} long-polls, winner {played['winner']}, standing {played['standing']}"
+    )
     assert played["game"] == "sixty-six" and played["winner"] and played["actions"] > 0
     answers = [json.loads(line) for line in (compiled / "responses.jsonl").read_text().splitlines()]
     assert len(answers) >= played["actions"] + played["polls"]

@@ -2,6 +2,7 @@
 that always runs), the compose file parses (with `docker compose`/`docker-compose config`, installed
 from Debian in the set-up when missing and possible, and always with PyYAML), and both describe what
 the operations guide promises. No Docker engine is needed: nothing is built or started here."""
+
 from __future__ import annotations
 
 import os
@@ -267,8 +268,11 @@ def check_only_talon_reaches(docs: list[dict], policy: str, workload: dict, also
     spec = by_kind(docs, "NetworkPolicy", policy)["spec"]
     assert spec["podSelector"]["matchLabels"].items() <= _pod_labels(workload).items()
     assert spec["policyTypes"] == ["Ingress"]
-    admitted = {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
-                for rule in spec["ingress"] for peer in rule["from"]}
+    admitted = {
+        peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+        for rule in spec["ingress"]
+        for peer in rule["from"]
+    }
     assert admitted == {"talon-api", "talon-worker", *also}, admitted
     assert all(set(peer) == {"podSelector"} for rule in spec["ingress"] for peer in rule["from"])
     assert {"protocol": "TCP", "port": 6379} in [port for rule in spec["ingress"] for port in rule["ports"]]
@@ -295,9 +299,12 @@ def _pod_labels(doc: dict) -> dict:
 def stateful_pod_names(docs: list[dict]) -> set[str]:
     """The stable DNS names (`<set>-<n>.<headless service>`) the StatefulSets' pods get."""
     headless = {d["metadata"]["name"] for d in docs if d["kind"] == "Service" and d["spec"].get("clusterIP") == "None"}
-    return {f"{s['metadata']['name']}-{n}.{s['spec']['serviceName']}"
-            for s in docs if s["kind"] == "StatefulSet" and s["spec"]["serviceName"] in headless
-            for n in range(s["spec"]["replicas"])}
+    return {
+        f"{s['metadata']['name']}-{n}.{s['spec']['serviceName']}"
+        for s in docs
+        if s["kind"] == "StatefulSet" and s["spec"]["serviceName"] in headless
+        for n in range(s["spec"]["replicas"])
+    }
 
 
 def check_scaled(docs: list[dict], root: Path = SCALED) -> None:
@@ -339,7 +346,7 @@ def check_events_cluster(docs: list[dict], events_url: str) -> None:
     assert "--cluster-replicas 1" in " ".join(create["args"])
     (node,) = events["spec"]["template"]["spec"]["containers"]
     check_redis_password(node, "$REDIS_PASSWORD")
-    assert "--masterauth \"$REDIS_PASSWORD\"" in " ".join(node["args"])
+    assert '--masterauth "$REDIS_PASSWORD"' in " ".join(node["args"])
     assert {e["name"] for e in create["env"]} >= {"REDISCLI_AUTH"}
     check_only_talon_reaches(docs, "talon-events", events, also=("talon-events", "talon-events-create"))
 
@@ -367,8 +374,11 @@ def check_queues_sentinel(docs: list[dict]) -> None:
     assert proxy["env"][0]["valueFrom"]["secretKeyRef"] == {"name": "talon-redis", "key": "REDIS_PASSWORD"}
     check_only_talon_reaches(docs, "talon-queues-haproxy", haproxy)
     node_policy = by_kind(docs, "NetworkPolicy", "talon-queues-node")["spec"]
-    assert {peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"] for rule in node_policy["ingress"]
-            for peer in rule["from"]} == {"talon-queues-haproxy", "talon-queues-node"}
+    assert {
+        peer["podSelector"]["matchLabels"]["app.kubernetes.io/name"]
+        for rule in node_policy["ingress"]
+        for peer in rule["from"]
+    } == {"talon-queues-haproxy", "talon-queues-node"}
 
 
 def test_the_kustomize_tree_renders_and_holds_what_operations_need():
@@ -377,8 +387,13 @@ def test_the_kustomize_tree_renders_and_holds_what_operations_need():
 
 def redis_servers(docs: list[dict]) -> list[tuple[dict, dict]]:
     """(workload, container) of every Redis server (not a Sentinel, not a one-off Job) in the documents."""
-    return [(doc, c) for doc in docs if doc["kind"] in ("StatefulSet", "Deployment") for c in _containers(doc)
-            if c["image"].startswith("redis:") and c["name"] != "sentinel"]
+    return [
+        (doc, c)
+        for doc in docs
+        if doc["kind"] in ("StatefulSet", "Deployment")
+        for c in _containers(doc)
+        if c["image"].startswith("redis:") and c["name"] != "sentinel"
+    ]
 
 
 def test_finding_10_every_redis_requires_a_password_and_only_talon_reaches_it():
@@ -395,16 +410,21 @@ def test_finding_10_every_redis_requires_a_password_and_only_talon_reaches_it():
                 command = " ".join(container.get("command", []) + container.get("args", []))
                 assert "--requirepass" in command and "protected-mode no" not in command, (how, container["name"])
                 assert any(p.items() <= _pod_labels(workload).items() for p in policies), (how, workload["metadata"])
-    assert "protected-mode no" not in "".join(p.read_text() for p in DEPLOY.rglob("*") if p.is_file()
-                                              and p.suffix in (".yaml", ".yml", ".conf"))
+    assert "protected-mode no" not in "".join(
+        p.read_text() for p in DEPLOY.rglob("*") if p.is_file() and p.suffix in (".yaml", ".yml", ".conf")
+    )
     services = yaml.safe_load(COMPOSE.read_text())["services"]
     assert "--requirepass" in services["redis"]["command"] and "ports" not in services["redis"]
 
 
-@pytest.mark.parametrize("old, new", [
-    ('args: ["/etc/redis/redis.conf", "--requirepass", "$(REDIS_PASSWORD)"]', 'args: ["/etc/redis/redis.conf"]'),
-    ("app.kubernetes.io/name: talon-worker\n      ports:", "app.kubernetes.io/name: talon-dashboard\n      ports:"),
-], ids=["no-password", "policy-admits-another-pod"])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ('args: ["/etc/redis/redis.conf", "--requirepass", "$(REDIS_PASSWORD)"]', 'args: ["/etc/redis/redis.conf"]'),
+        ("app.kubernetes.io/name: talon-worker\n      ports:", "app.kubernetes.io/name: talon-dashboard\n      ports:"),
+    ],
+    ids=["no-password", "policy-admits-another-pod"],
+)
 def test_the_redis_checks_catch_an_open_redis(tmp_path, old, new):
     broken = tmp_path / "k8s"
     shutil.copytree(K8S, broken)
@@ -439,24 +459,38 @@ def broken_overlay(tmp_path: Path, old: str, new: str) -> Path:
     return overlay
 
 
-@pytest.mark.parametrize("old, new, reason", [
-    ("metadata: {name: talon-worker}", "metadata: {name: talon-workers}", "0 resources match"),
-    ("kind: Service\n      metadata: {name: talon-redis}", "kind: Service\n      metadata: {name: redis}",
-     "0 resources match"),
-    ("patches:", "configMapGenerator:\n  - name: talon-settings\n    behavior: merge\n    literals: [A=b]\npatches:",
-     "no ConfigMap to merge into"),
-    ("patches:", "namePrefix: scaled-\npatches:", "does not know"),
-    ("spec: {minReplicas: 4, maxReplicas: 20}", "spec: {metrics: []}", "does not merge lists"),
-], ids=["patch-target-missing", "delete-target-missing", "merge-target-missing", "unknown-field", "list-patch"])
+@pytest.mark.parametrize(
+    "old, new, reason",
+    [
+        ("metadata: {name: talon-worker}", "metadata: {name: talon-workers}", "0 resources match"),
+        (
+            "kind: Service\n      metadata: {name: talon-redis}",
+            "kind: Service\n      metadata: {name: redis}",
+            "0 resources match",
+        ),
+        (
+            "patches:",
+            "configMapGenerator:\n  - name: talon-settings\n    behavior: merge\n    literals: [A=b]\npatches:",
+            "no ConfigMap to merge into",
+        ),
+        ("patches:", "namePrefix: scaled-\npatches:", "does not know"),
+        ("spec: {minReplicas: 4, maxReplicas: 20}", "spec: {metrics: []}", "does not merge lists"),
+    ],
+    ids=["patch-target-missing", "delete-target-missing", "merge-target-missing", "unknown-field", "list-patch"],
+)
 def test_our_renderer_refuses_an_overlay_kustomize_would_not_render_as_we_do(tmp_path, old, new, reason):
     with pytest.raises(AssertionError, match=reason):
         render_ourselves(broken_overlay(tmp_path, old, new))
 
 
-@pytest.mark.parametrize("old, new", [
-    ("spec: {replicas: 4}", "spec: {replicas: 3}"),
-    ("talon-events-2.talon-events:6379", "talon-events-2.talon-event:6379"),
-], ids=["replicas", "events-node-typo"])
+@pytest.mark.parametrize(
+    "old, new",
+    [
+        ("spec: {replicas: 4}", "spec: {replicas: 3}"),
+        ("talon-events-2.talon-events:6379", "talon-events-2.talon-event:6379"),
+    ],
+    ids=["replicas", "events-node-typo"],
+)
 def test_the_scaled_checks_catch_a_broken_overlay(tmp_path, old, new):
     overlay = broken_overlay(tmp_path, old, new)
     docs = render_ourselves(overlay)
@@ -466,6 +500,7 @@ def test_the_scaled_checks_catch_a_broken_overlay(tmp_path, old, new):
 
 # --------------------------------------------------------------------------------------------------
 # Compose
+
 
 def compose_command() -> list[str] | None:
     """`docker compose`, else `docker-compose`; installed from Debian here if neither exists and we can."""
@@ -520,32 +555,44 @@ def test_the_compose_file_parses_and_holds_what_operations_need():
     command = compose_command()
     if command is not None:
         env = {**os.environ, "OPERATOR_TOKEN": "compose-test-token", "REDIS_PASSWORD": "compose-test-password"}
-        done = subprocess.run([*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
-                              env=env, timeout=120)
+        done = subprocess.run(
+            [*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True, env=env, timeout=120
+        )
         assert done.returncode == 0, done.stderr
         resolved = yaml.safe_load(done.stdout)
         check_compose(resolved)
         assert resolved["services"]["api"]["environment"]["OPERATOR_TOKEN"] == "compose-test-token"
         assert resolved["services"]["redis"]["environment"]["REDISCLI_AUTH"] == "compose-test-password"
         for missing in ("OPERATOR_TOKEN", "REDIS_PASSWORD"):  # neither has a default
-            refused = subprocess.run([*command, "-f", str(COMPOSE), "config"], capture_output=True, text=True,
-                                     env={k: v for k, v in env.items() if k != missing}, timeout=120)
+            refused = subprocess.run(
+                [*command, "-f", str(COMPOSE), "config"],
+                capture_output=True,
+                text=True,
+                env={k: v for k, v in env.items() if k != missing},
+                timeout=120,
+            )
             assert refused.returncode != 0 and missing in refused.stderr, missing
 
 
 # --------------------------------------------------------------------------------------------------
 # The image
 
+
 def test_the_dockerfile_is_multi_stage_and_runs_as_a_user():
-    lines = [line.strip() for line in (DEPLOY / "Dockerfile").read_text().splitlines()
-             if line.strip() and not line.strip().startswith("#")]
+    lines = [
+        line.strip()
+        for line in (DEPLOY / "Dockerfile").read_text().splitlines()
+        if line.strip() and not line.strip().startswith("#")
+    ]
     stages = [line for line in lines if line.startswith("FROM ")]
     assert len(stages) >= 2 and " AS build" in stages[0]
-    final = lines[lines.index(stages[-1]):]
+    final = lines[lines.index(stages[-1]) :]
     assert any(line.startswith("COPY --from=build ") for line in final)
     users = [line.split()[1] for line in final if line.startswith("USER ")]
     assert users and users[-1].split(":")[0] not in ("root", "0")
-    assert any(line.startswith("ENTRYPOINT ") for line in final) and any(line.startswith("HEALTHCHECK ") for line in final)
+    assert any(line.startswith("ENTRYPOINT ") for line in final) and any(
+        line.startswith("HEALTHCHECK ") for line in final
+    )
     copied = {line.split()[-2] for line in lines if line.startswith("COPY ") and "--from" not in line}
     for source in copied - {"./"}:
         assert (REPO / source.lstrip("./")).exists() or source == "pyproject.toml", source
@@ -562,10 +609,11 @@ def test_the_image_holds_the_rules_pages_where_the_service_looks_for_them():
     """The image installs the packages only; the rules pages' Markdown is copied beside them and
     TALON_RULES_DIR points there (service/routes/rules.py)."""
     text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text())  # continuation lines joined
-    final = text[text.rindex("\nFROM "):]
+    final = text[text.rindex("\nFROM ") :]
     copies = dict(line.split()[-2:] for line in final.splitlines() if line.startswith("COPY docs/rules "))
-    env = dict(item.split("=", 1) for line in final.splitlines() if line.startswith("ENV ")
-               for item in line.split()[1:])
+    env = dict(
+        item.split("=", 1) for line in final.splitlines() if line.startswith("ENV ") for item in line.split()[1:]
+    )
     assert env.get("TALON_RULES_DIR") and copies.get("docs/rules") == env["TALON_RULES_DIR"]
 
 

@@ -1,4 +1,5 @@
 """Small HTTP helpers the end-to-end tests share: auth headers, creating a match, reading a whole log."""
+
 from __future__ import annotations
 
 import time
@@ -18,17 +19,24 @@ def bearer(token: str) -> dict:
 
 def create(http: requests.Session, service: Service, game: str, seats: list[dict], options: dict, seed: int) -> str:
     """A match created by the operator (so it may fix the seed); returns its id."""
-    created = http.post(service.url("/v1/games"), headers=bearer(service.operator_token), timeout=5, json={
-        "game": game, "options": options, "seed": seed, "seats": seats})
+    created = http.post(
+        service.url("/v1/games"),
+        headers=bearer(service.operator_token),
+        timeout=5,
+        json={"game": game, "options": options, "seed": seed, "seats": seats},
+    )
     assert created.status_code == 201, created.text
     return created.json()["game_id"]
 
 
-def next_view(http: requests.Session, service: Service, game_id: str, view: dict, headers: dict | None = None
-              ) -> dict:
+def next_view(http: requests.Session, service: Service, game_id: str, view: dict, headers: dict | None = None) -> dict:
     """The view once the version has moved past `view`'s (one long-poll of up to WAIT_S), else `view`."""
-    response = http.get(service.url(f"/v1/games/{game_id}"), params={"wait": WAIT_S}, timeout=WAIT_S + 5,
-                        headers={**(headers or {}), "If-None-Match": f'"{view["version"]}"'})
+    response = http.get(
+        service.url(f"/v1/games/{game_id}"),
+        params={"wait": WAIT_S},
+        timeout=WAIT_S + 5,
+        headers={**(headers or {}), "If-None-Match": f'"{view["version"]}"'},
+    )
     assert response.status_code in (200, 304), response.text
     return response.json() if response.status_code == 200 else view
 
@@ -38,8 +46,13 @@ def spectator_sees_no_hand(view: dict) -> None:
     assert view["round"]["hand"] is None
 
 
-def spectate(http: requests.Session, service: Service, game_id: str, timeout_s: float,
-             check: Callable[[dict], None] = lambda view: None) -> dict:
+def spectate(
+    http: requests.Session,
+    service: Service,
+    game_id: str,
+    timeout_s: float,
+    check: Callable[[dict], None] = lambda view: None,
+) -> dict:
     """Follows the match as a spectator until it is finished (failing after `timeout_s`); `check` sees
     every view that comes in. Returns the last view."""
     deadline = time.monotonic() + timeout_s
@@ -53,8 +66,9 @@ def spectate(http: requests.Session, service: Service, game_id: str, timeout_s: 
     return view
 
 
-def event_log(http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False,
-              max_pages: int = MAX_PAGES) -> list[dict]:
+def event_log(
+    http: requests.Session, service: Service, game_id: str, headers: dict, ops: bool = False, max_pages: int = MAX_PAGES
+) -> list[dict]:
     """Every event the caller may see (the operator's full log with ops=True), page by page."""
     path = f"/v1/ops/games/{game_id}/events" if ops else f"/v1/games/{game_id}/events"
     events, cursor = [], None

@@ -3,6 +3,7 @@
 Everything listens on loopback ports picked at random; every process is stopped in the teardown, and
 their logs are printed when a test fails.
 """
+
 from __future__ import annotations
 
 import os
@@ -62,6 +63,7 @@ def responses_match_the_spec(monkeypatch):
 @dataclass
 class Service:
     """The running service: its base URL, Redis URL and processes."""
+
     base_url: str
     redis_url: str
     operator_token: str
@@ -84,8 +86,12 @@ class Service:
 
 def wait_ready(base_url: str, procs: list[Proc], timeout_s: float = START_TIMEOUT_S) -> None:
     """Bounded polling of /readyz while the processes start."""
-    wait_until(lambda: requests.get(base_url + "/readyz", timeout=1).status_code == 200, procs,
-               f"{base_url} (/readyz)", timeout_s)
+    wait_until(
+        lambda: requests.get(base_url + "/readyz", timeout=1).status_code == 200,
+        procs,
+        f"{base_url} (/readyz)",
+        timeout_s,
+    )
 
 
 def spawn_api(workdir: Path, env: dict[str, str], name: str = "gunicorn") -> tuple[str, Proc]:
@@ -119,13 +125,21 @@ def running_service(**env: str) -> Iterator[Service]:
     redis = RedisProcess(appendonly=True, workdir=str(workdir)).start()
     (workdir / "metrics").mkdir()
     # As `make run` serves: metrics of every process in Prometheus' multiprocess mode, in a fresh directory.
-    full_env = {**os.environ, "REDIS_URL": redis.url, "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "2",
-                "PYTHONUNBUFFERED": "1", "PROMETHEUS_MULTIPROC_DIR": str(workdir / "metrics"),
-                # A scripted client plays far faster than a person: the per-seat limit is raised, not off.
-                "TALON_RATE_LIMIT_ACTIONS": "500/second", **env}
+    full_env = {
+        **os.environ,
+        "REDIS_URL": redis.url,
+        "OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "WEB_CONCURRENCY": "2",
+        "PYTHONUNBUFFERED": "1",
+        "PROMETHEUS_MULTIPROC_DIR": str(workdir / "metrics"),
+        # A scripted client plays far faster than a person: the per-seat limit is raised, not off.
+        "TALON_RATE_LIMIT_ACTIONS": "500/second",
+        **env,
+    }
     base_url, api = spawn_api(workdir, full_env)
-    running = Service(base_url=base_url, redis_url=redis.url, operator_token=OPERATOR_TOKEN, workdir=workdir,
-                      procs=[api])
+    running = Service(
+        base_url=base_url, redis_url=redis.url, operator_token=OPERATOR_TOKEN, workdir=workdir, procs=[api]
+    )
     try:
         running.procs.append(spawn("worker", WORKER_COMMAND, full_env, workdir))
         wait_ready(running.base_url, running.procs)

@@ -6,6 +6,7 @@ API instance while the workers play the bots. Then: every match finished, every 
 audit passes, the games are spread over all three primaries, and the feed holds every event exactly
 once. Finally one worker is killed in the middle of a bot job and the other finishes the match.
 """
+
 from __future__ import annotations
 
 import os
@@ -51,11 +52,19 @@ def scaled(tmp_path_factory):
     try:
         cluster.start()
         queues.start()
-        env = {**os.environ, "REDIS_URL": queues.url, "EVENTS_REDIS_URL": cluster.url,
-               "OPERATOR_TOKEN": OPERATOR_TOKEN, "WEB_CONCURRENCY": "1", "PYTHONUNBUFFERED": "1",
-               "LOG_LEVEL": "WARNING", "TALON_RATE_LIMIT_ACTIONS": "500/second",
-               "TALON_RATE_LIMIT_CREATE": "1000/minute",
-               "TALON_SWEEP_INTERVAL_S": "1", "TALON_STALE_JOB_S": "2"}
+        env = {
+            **os.environ,
+            "REDIS_URL": queues.url,
+            "EVENTS_REDIS_URL": cluster.url,
+            "OPERATOR_TOKEN": OPERATOR_TOKEN,
+            "WEB_CONCURRENCY": "1",
+            "PYTHONUNBUFFERED": "1",
+            "LOG_LEVEL": "WARNING",
+            "TALON_RATE_LIMIT_ACTIONS": "500/second",
+            "TALON_RATE_LIMIT_CREATE": "1000/minute",
+            "TALON_SWEEP_INTERVAL_S": "1",
+            "TALON_STALE_JOB_S": "2",
+        }
         apis = []
         for i in range(2):
             base_url, api = spawn_api(workdir, env, name=f"api{i}")
@@ -88,8 +97,9 @@ class Player:
 
     def create(self, game: str, n_seats: int, options: dict, human: bool = True, level: str = "basic") -> str:
         seats = [{"kind": "human"}] * human + [{"kind": "bot", "level": level}] * (n_seats - human)
-        created = self.http.post(self.url("/v1/games"), json={"game": game, "options": options, "seats": seats},
-                                 timeout=10)
+        created = self.http.post(
+            self.url("/v1/games"), json={"game": game, "options": options, "seats": seats}, timeout=10
+        )
         assert created.status_code == 201, created.text
         return created.json()["game_id"]
 
@@ -103,11 +113,18 @@ class Player:
             if view["status"] == "finished":
                 return view
             if view["legal_actions"]:
-                self.http.post(self.url(f"/v1/games/{game_id}/actions"), headers=auth, timeout=10,
-                               json=self.rng.choice(view["legal_actions"]))  # 409/422 after a race: read again
+                self.http.post(
+                    self.url(f"/v1/games/{game_id}/actions"),
+                    headers=auth,
+                    timeout=10,
+                    json=self.rng.choice(view["legal_actions"]),
+                )  # 409/422 after a race: read again
             else:
-                self.http.get(self.url(f"/v1/games/{game_id}?wait=5"), timeout=10,
-                              headers={**auth, "If-None-Match": f'"{view["version"]}"'})
+                self.http.get(
+                    self.url(f"/v1/games/{game_id}?wait=5"),
+                    timeout=10,
+                    headers={**auth, "If-None-Match": f'"{view["version"]}"'},
+                )
 
 
 def play_all(apis: list[str]) -> list[str]:
@@ -137,8 +154,9 @@ def full_log(apis: list[str], game_id: str) -> list[dict]:
     events, cursor = [], None
     while True:
         params = {"limit": 500, **({"cursor": cursor} if cursor else {})}
-        page = requests.get(f"{random.choice(apis)}/v1/ops/games/{game_id}/events",
-                            params=params, headers=OPS, timeout=10).json()
+        page = requests.get(
+            f"{random.choice(apis)}/v1/ops/games/{game_id}/events", params=params, headers=OPS, timeout=10
+        ).json()
         events += page["events"]
         if not page["has_more"]:
             return events
@@ -162,8 +180,13 @@ def test_matches_on_a_cluster_across_two_instances_and_two_workers(scaled):
 
     # The operators' command reads the same Cluster (EVENTS_REDIS_URL).
     env = {**os.environ, "REDIS_URL": scaled["queues"].url, "EVENTS_REDIS_URL": cluster.url}
-    audited = subprocess.run([str(BIN / "python"), "-m", "service.cli", "audit", played[0]], env=env,
-                             capture_output=True, text=True, timeout=30)
+    audited = subprocess.run(
+        [str(BIN / "python"), "-m", "service.cli", "audit", played[0]],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert audited.returncode == 0, audited.stdout + audited.stderr
 
     client = cluster.client()

@@ -8,6 +8,7 @@
 Both matches start with 2 tables per team (RULES §1.10 `starting_tables`), so that a match is a few
 deals long: with the default 12, basic bots trade tables for a hundred deals and more.
 """
+
 from __future__ import annotations
 
 import random
@@ -75,8 +76,9 @@ def test_two_random_humans_and_four_bots_finish_a_six_player_match(service):
     game_id = create(http, service, "fifty-six", seats, {"starting_tables": STARTING_TABLES}, seed=20261130)
     tokens = {}
     for s in humans:
-        claimed = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": f"Rand {s}", "seat": s},
-                            timeout=5)
+        claimed = http.post(
+            service.url(f"/v1/games/{game_id}/players"), json={"name": f"Rand {s}", "seat": s}, timeout=5
+        )
         assert claimed.status_code == 201, claimed.text
         tokens[s] = bearer(claimed.json()["token"])
     deadline, actions = time.monotonic() + MATCH_TIMEOUT_S, 0
@@ -94,8 +96,12 @@ def test_two_random_humans_and_four_bots_finish_a_six_player_match(service):
         action = rng.choice(mine["legal_actions"])
         if action["type"] == "bid" and rng.random() < 0.3:
             action = {**action, "convention": rng.choice(["number_first", "suit_first"])}
-        posted = http.post(service.url(f"/v1/games/{game_id}/actions"), json=action, timeout=5,
-                           headers={**tokens[seat], "If-Match": f'"{mine["version"]}"'})
+        posted = http.post(
+            service.url(f"/v1/games/{game_id}/actions"),
+            json=action,
+            timeout=5,
+            headers={**tokens[seat], "If-Match": f'"{mine["version"]}"'},
+        )
         assert posted.status_code == 201, (action, posted.text)
         actions += 1
         view = http.get(service.url(f"/v1/games/{game_id}"), headers=tokens[0], timeout=5).json()

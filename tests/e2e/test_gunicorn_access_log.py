@@ -1,6 +1,7 @@
 """gunicorn as deployed (deploy/gunicorn.conf.py) writes an access-log line per request when
 GUNICORN_ACCESSLOG is set, as JSON like every other line, and none when it is not (the app logs its own
 request lines; the access line is then not even built)."""
+
 from __future__ import annotations
 
 import json
@@ -28,7 +29,7 @@ def access_lines(lines: list[dict]) -> list[dict]:
 def test_access_lines_when_the_access_log_is_asked_for(tmp_path):
     lines = served_log(tmp_path, GUNICORN_ACCESSLOG="-")
     assert len(access_lines(lines)) == 3
-    assert any(line.get("logger") == "talon.http" for line in lines)   # the app's own lines as well
+    assert any(line.get("logger") == "talon.http" for line in lines)  # the app's own lines as well
 
 
 def test_no_access_lines_by_default(tmp_path):

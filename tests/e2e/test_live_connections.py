@@ -4,6 +4,7 @@ order, a client that goes away is released within 5 s, and slow clients are cut 
 
 The connections come from many loopback source addresses (127.0.10.1, ...), as distinct users would, and
 stay within the per-address caps that `make run` starts with."""
+
 from __future__ import annotations
 
 import socket
@@ -22,8 +23,7 @@ pytestmark = pytest.mark.slow
 CAP = 50  # Settings.max_streams_per_address, max_long_polls_per_address: the defaults
 # The tests create matches and claim seats far faster than people do: those two limits are raised.
 FAST = {"TALON_RATE_LIMIT_CREATE": "10000/minute", "TALON_RATE_LIMIT_JOIN": "10000/minute"}
-TWO_HUMANS = {"game": "sixty-six", "options": {"match_target": 3},
-              "seats": [{"kind": "human"}, {"kind": "human"}]}
+TWO_HUMANS = {"game": "sixty-six", "options": {"match_target": 3}, "seats": [{"kind": "human"}, {"kind": "human"}]}
 
 
 def host_port(service) -> tuple[str, int]:
@@ -34,8 +34,10 @@ def host_port(service) -> tuple[str, int]:
 def new_match(http: requests.Session, service) -> tuple[str, list[str]]:
     """A match of two humans, both seats claimed; the first deal follows by itself (the worker)."""
     game_id = http.post(service.url("/v1/games"), json=TWO_HUMANS, timeout=10).json()["game_id"]
-    tokens = [http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name}, timeout=10).json()["token"]
-              for name in ("Ana", "Bo")]
+    tokens = [
+        http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name}, timeout=10).json()["token"]
+        for name in ("Ana", "Bo")
+    ]
     return game_id, tokens
 
 
@@ -54,8 +56,12 @@ def move(http: requests.Session, service, game_id: str, tokens: list[str]) -> re
         for token in tokens:
             view = dealt_view(http, service, game_id, token)
             if view["legal_actions"]:
-                return http.post(service.url(f"/v1/games/{game_id}/actions"), headers=bearer(token),
-                                 json=view["legal_actions"][0], timeout=10)
+                return http.post(
+                    service.url(f"/v1/games/{game_id}/actions"),
+                    headers=bearer(token),
+                    json=view["legal_actions"][0],
+                    timeout=10,
+                )
             if view["status"] == "finished":
                 raise AssertionError("the match is over")
         time.sleep(0.05)
@@ -70,8 +76,9 @@ def timed(call) -> float:
 
 def live_connections(http: requests.Session, service) -> float:
     text = http.get(service.url("/metrics"), headers=bearer(service.operator_token), timeout=10).text
-    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
-               if line.startswith("talon_live_connections{"))
+    return sum(
+        float(line.rsplit(" ", 1)[1]) for line in text.splitlines() if line.startswith("talon_live_connections{")
+    )
 
 
 def test_open_spectator_streams_leave_the_api_answering_within_a_second():
@@ -110,7 +117,8 @@ def test_a_thousand_streams_each_get_every_event_of_their_match_in_order():
         finals = {game_id: dealt_view(http, service, game_id, tokens[0])["version"] for game_id, tokens in games}
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and any(
-                not s.versions or s.versions[-1] < finals[s.path.split("/")[3]] for s in streams):
+            not s.versions or s.versions[-1] < finals[s.path.split("/")[3]] for s in streams
+        ):
             time.sleep(0.1)
         for stream in streams:
             assert stream.versions == list(range(1, finals[stream.path.split("/")[3]] + 1)), stream.path
@@ -137,21 +145,28 @@ def test_clients_that_go_away_are_released_within_five_seconds():
 
 def test_long_polls_and_unfinished_requests_leave_the_api_answering():
     """64 long-polls and 40 requests whose headers never end used to hold the API for minutes."""
-    with running_service(TALON_BODY_TIMEOUT_S="2", **FAST) as service, requests.Session() as http, \
-            Crowd(*host_port(service)) as crowd:
+    with (
+        running_service(TALON_BODY_TIMEOUT_S="2", **FAST) as service,
+        requests.Session() as http,
+        Crowd(*host_port(service)) as crowd,
+    ):
         game_id, tokens = new_match(http, service)
         version = dealt_view(http, service, game_id, tokens[0])["version"]
-        crowd.open([(f"/v1/games/{game_id}?wait=30", source) for source in sources(64, 32)],
-                   headers={"If-None-Match": f'"{version}"'}, wait_head=False)
+        crowd.open(
+            [(f"/v1/games/{game_id}?wait=30", source) for source in sources(64, 32)],
+            headers={"If-None-Match": f'"{version}"'},
+            wait_head=False,
+        )
         host, port = host_port(service)
         stalled = []
         for _i in range(40):
             sock = socket.create_connection((host, port))
-            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")         # the headers never end
+            sock.sendall(b"GET /v1/games HTTP/1.1\r\nHost: x\r\n")  # the headers never end
             stalled.append(sock)
         trickle = socket.create_connection((host, port))
-        trickle.sendall(b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
-                        b"Content-Length: 100\r\n\r\n{")                   # the body never comes
+        trickle.sendall(
+            b"POST /v1/games HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"
+        )  # the body never comes
         for _ in range(5):
             assert timed(lambda: http.get(service.url(f"/v1/games/{game_id}"), timeout=5).raise_for_status()) < 1
         with ThreadPoolExecutor(8) as pool:
@@ -180,22 +195,29 @@ def test_parked_streams_end_on_a_seat_reset_and_after_the_match_and_send_heartbe
     """The streams as gunicorn's gevent worker serves them (parked once caught up): the reset of a seat
     ends that seat's stream with nothing after the reset; a spectator's stream ends after match_ended,
     having had every event in order; while quiet, they carry heartbeats."""
-    with running_service(TALON_STREAM_KEEPALIVE_S="1", **FAST) as service, requests.Session() as http, \
-            Crowd(*host_port(service)) as crowd:
+    with (
+        running_service(TALON_STREAM_KEEPALIVE_S="1", **FAST) as service,
+        requests.Session() as http,
+        Crowd(*host_port(service)) as crowd,
+    ):
         game_id, tokens = new_match(http, service)
         dealt_view(http, service, game_id, tokens[0])
-        ticket = http.post(service.url(f"/v1/games/{game_id}/stream-tickets"), headers=bearer(tokens[1]),
-                           timeout=5).json()["ticket"]
-        seat, spectator = crowd.open([(f"/v1/games/{game_id}/stream?ticket={ticket}", address(0)),
-                                      (f"/v1/games/{game_id}/stream", address(1))])
+        ticket = http.post(
+            service.url(f"/v1/games/{game_id}/stream-tickets"), headers=bearer(tokens[1]), timeout=5
+        ).json()["ticket"]
+        seat, spectator = crowd.open(
+            [(f"/v1/games/{game_id}/stream?ticket={ticket}", address(0)), (f"/v1/games/{game_id}/stream", address(1))]
+        )
         time.sleep(2.5)
         assert seat.heartbeats >= 1 and spectator.heartbeats >= 1
-        reset = http.post(service.url(f"/v1/ops/games/{game_id}/seats/1/reset"),
-                          headers=bearer(service.operator_token), timeout=5)
+        reset = http.post(
+            service.url(f"/v1/ops/games/{game_id}/seats/1/reset"), headers=bearer(service.operator_token), timeout=5
+        )
         assert reset.status_code == 200
         reset_at = reset.json()["version"]
-        new_token = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": "Nia", "seat": 1},
-                              timeout=5).json()["token"]
+        new_token = http.post(
+            service.url(f"/v1/games/{game_id}/players"), json={"name": "Nia", "seat": 1}, timeout=5
+        ).json()["token"]
         tokens[1] = new_token
         deadline = time.monotonic() + 5
         while not seat.ended:
@@ -230,8 +252,11 @@ def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over
         assert idle.status_code == 304 and idle.headers["ETag"] == f'"{version}"'
         assert 0.9 <= time.monotonic() - started < 5
         with ThreadPoolExecutor(1) as pool:
-            waiting = pool.submit(lambda: http.get(service.url(f"/v1/games/{game_id}?wait=20"),
-                                                   headers={**unchanged, **bearer(tokens[1])}, timeout=30))
+            waiting = pool.submit(
+                lambda: http.get(
+                    service.url(f"/v1/games/{game_id}?wait=20"), headers={**unchanged, **bearer(tokens[1])}, timeout=30
+                )
+            )
             time.sleep(0.5)
             moved = move(requests.Session(), service, game_id, tokens)
             assert moved.status_code == 201
@@ -239,4 +264,3 @@ def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over
         assert woken.status_code == 200 and woken.json()["version"] >= moved.json()["version"]
         assert woken.json()["seat"] == 1 and woken.headers["ETag"] == f'"{woken.json()["version"]}"'
         assert woken.headers["X-Request-ID"]
-

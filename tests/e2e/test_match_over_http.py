@@ -5,6 +5,7 @@ bot at seat 1. It learns that something happened only from its Server-Sent Event
 part-way through and resumes with Last-Event-ID; afterwards the stream is checked against the
 operator's full log: every version exactly once, and nothing of the bot's hidden cards.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,9 +29,9 @@ from tests.support.redis_proc import free_port
 
 pytestmark = pytest.mark.slow
 
-MATCH_TIMEOUT_S = 60.0      # the whole match; it takes a few seconds
-EVENT_TIMEOUT_S = 10.0      # the longest wait for the next event (a bot move or a deal is milliseconds)
-DROP_AFTER_ACTIONS = 12     # the human's stream is cut just before its 13th action
+MATCH_TIMEOUT_S = 60.0  # the whole match; it takes a few seconds
+EVENT_TIMEOUT_S = 10.0  # the longest wait for the next event (a bot move or a deal is milliseconds)
+DROP_AFTER_ACTIONS = 12  # the human's stream is cut just before its 13th action
 HUMAN, BOT = 0, 1
 
 
@@ -43,7 +44,7 @@ class EventStream:
     def __init__(self, service: Service, game_id: str, token: str):
         self.service, self.game_id, self.token = service, game_id, token
         self.messages: list[dict] = []
-        self.connections: list[str | None] = []   # the Last-Event-ID each connection sent
+        self.connections: list[str | None] = []  # the Last-Event-ID each connection sent
         self.error: BaseException | None = None
         self._changed = threading.Condition()
         self._response: requests.Response | None = None
@@ -57,15 +58,20 @@ class EventStream:
 
     def open(self, last_event_id: int | None = None) -> None:
         assert self._thread is None, "one connection at a time"
-        ticket = requests.post(self.service.url(f"/v1/games/{self.game_id}/stream-tickets"),
-                               headers=bearer(self.token), timeout=5)
+        ticket = requests.post(
+            self.service.url(f"/v1/games/{self.game_id}/stream-tickets"), headers=bearer(self.token), timeout=5
+        )
         assert ticket.status_code == 201, ticket.text
         headers = {"Accept": "text/event-stream"}
         if last_event_id is not None:
             headers["Last-Event-ID"] = str(last_event_id)
-        response = requests.get(self.service.url(f"/v1/games/{self.game_id}/stream"),
-                                params={"ticket": ticket.json()["ticket"]}, headers=headers,
-                                stream=True, timeout=(5, 30))  # keep-alives come every 15 s
+        response = requests.get(
+            self.service.url(f"/v1/games/{self.game_id}/stream"),
+            params={"ticket": ticket.json()["ticket"]},
+            headers=headers,
+            stream=True,
+            timeout=(5, 30),
+        )  # keep-alives come every 15 s
         assert response.status_code == 200, response.text
         assert response.headers["Content-Type"].startswith("text/event-stream")
         self.connections.append(headers.get("Last-Event-ID"))
@@ -78,9 +84,9 @@ class EventStream:
         assert self._response is not None and self._thread is not None
         self._cutting = True
         try:
-            self._response.raw.shutdown()   # unblocks the reader's recv() at once
+            self._response.raw.shutdown()  # unblocks the reader's recv() at once
         except (RuntimeError, ValueError):
-            pass                            # the server had ended the response already
+            pass  # the server had ended the response already
         self._thread.join(5)
         assert not self._thread.is_alive(), "the SSE reader did not stop after the connection was cut"
         self._response.close()
@@ -99,8 +105,10 @@ class EventStream:
                     raise AssertionError(f"the SSE reader failed: {self.error!r}")
                 remaining = deadline - time.monotonic()
                 if remaining <= 0:
-                    raise AssertionError(f"no SSE event {version} within {timeout_s} s; "
-                                         f"last seen {self.messages[-1]['id'] if self.messages else None}")
+                    raise AssertionError(
+                        f"no SSE event {version} within {timeout_s} s; "
+                        f"last seen {self.messages[-1]['id'] if self.messages else None}"
+                    )
                 self._changed.wait(remaining)
 
     def _read(self, response: requests.Response) -> None:
@@ -141,9 +149,17 @@ def test_a_random_human_plays_a_whole_match_against_a_basic_bot(service):
     rng = random.Random(66)
     http = requests.Session()
 
-    created = http.post(service.url("/v1/games"), headers=bearer(service.operator_token), timeout=5, json={
-        "game": "sixty-six", "options": {"variant": "2p24"}, "seed": 20261130,
-        "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]})
+    created = http.post(
+        service.url("/v1/games"),
+        headers=bearer(service.operator_token),
+        timeout=5,
+        json={
+            "game": "sixty-six",
+            "options": {"variant": "2p24"},
+            "seed": 20261130,
+            "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+        },
+    )
     assert created.status_code == 201, created.text
     game_id = created.json()["game_id"]
     assert created.headers["Location"] == f"/v1/games/{game_id}"
@@ -178,13 +194,17 @@ def test_a_random_human_plays_a_whole_match_against_a_basic_bot(service):
             if actions == DROP_AFTER_ACTIONS:
                 stream.cut()
                 cut_at = stream.last_version
-            posted = http.post(service.url(f"/v1/games/{game_id}/actions"), json=action, timeout=5,
-                               headers={**seat, "If-Match": f'"{view["version"]}"'})
+            posted = http.post(
+                service.url(f"/v1/games/{game_id}/actions"),
+                json=action,
+                timeout=5,
+                headers={**seat, "If-Match": f'"{view["version"]}"'},
+            )
             assert posted.status_code == 201, (action, posted.text)
             actions += 1
             view = posted.json()
             if actions == DROP_AFTER_ACTIONS + 1:
-                assert view["version"] > cut_at   # our action was appended while the stream was down
+                assert view["version"] > cut_at  # our action was appended while the stream was down
                 stream.open(last_event_id=cut_at)
             stream.wait_for(view["version"])
         final = view["version"]
@@ -273,7 +293,7 @@ def _group_members(pgid: int) -> list[str]:
             cmdline = (stat.parent / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        fields = text[text.rindex(")") + 2:].split()   # after "pid (comm) "
+        fields = text[text.rindex(")") + 2 :].split()  # after "pid (comm) "
         state, group = fields[0], int(fields[2])
         if group == pgid and state != "Z":
             members.append(f"{stat.parent.name} {state} {cmdline}")
@@ -308,9 +328,16 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
         env["TALON_REDIS_SERVER"] = os.environ["TALON_REDIS_SERVER"]
     log_path = tmp_path / "run.log"
     with open(log_path, "wb") as log:
-        script = subprocess.Popen([str(root / "scripts" / "run")], cwd=root, env=env, stdout=log,
-                                  stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True,
-                                  preexec_fn=_as_from_a_terminal)
+        script = subprocess.Popen(
+            [str(root / "scripts" / "run")],
+            cwd=root,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+            preexec_fn=_as_from_a_terminal,
+        )
     pgid = script.pid
     redis_port = None
     try:
@@ -330,8 +357,12 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
         # then waits graceful_timeout (20 s) and kills it. That is gunicorn's race, not scripts/run's.
         close = {"Connection": "close"}
         assert requests.get(f"http://127.0.0.1:{port}/readyz", headers=close, timeout=5).status_code == 200
-        created = requests.post(f"http://127.0.0.1:{port}/v1/games", headers=close, timeout=5, json={
-            "game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot"}]})
+        created = requests.post(
+            f"http://127.0.0.1:{port}/v1/games",
+            headers=close,
+            timeout=5,
+            json={"game": "sixty-six", "options": {"variant": "2p24"}, "seats": [{"kind": "human"}, {"kind": "bot"}]},
+        )
         assert created.status_code == 201, created.text
         found = re.search(r"Redis: redis://127\.0\.0\.1:(\d+)/", log_path.read_text())
         assert found, log_path.read_text()
@@ -345,8 +376,10 @@ def test_make_run_serves_and_stops_everything_on_ctrl_c(tmp_path):
             script.wait(RUN_STOP_TIMEOUT_S)
         except subprocess.TimeoutExpired:
             still = "\n".join(_group_members(pgid))
-            pytest.fail(f"scripts/run still running {RUN_STOP_TIMEOUT_S} s after SIGINT; processes:\n{still}\n"
-                        f"its output:\n{log_path.read_text()}")
+            pytest.fail(
+                f"scripts/run still running {RUN_STOP_TIMEOUT_S} s after SIGINT; processes:\n{still}\n"
+                f"its output:\n{log_path.read_text()}"
+            )
         while _group_alive(pgid) and time.monotonic() - started < RUN_STOP_TIMEOUT_S:
             time.sleep(0.1)
         leftovers = "\n".join(_group_members(pgid))

@@ -1,6 +1,7 @@
 """Metrics under gunicorn with two worker processes and an rq worker (Prometheus multiprocess mode):
 every scrape, whichever process answers it, counts the requests all processes served and the bot
 decisions the rq worker made; every log line of the API and the worker is JSON."""
+
 from __future__ import annotations
 
 import json
@@ -18,15 +19,18 @@ REQUESTS = 40
 @pytest.fixture
 def metered(tmp_path):
     """The service in multiprocess mode, writing its samples to tmp_path/metrics."""
-    (tmp_path / "metrics").mkdir()   # before the processes start: the rq worker writes there from its start
+    (tmp_path / "metrics").mkdir()  # before the processes start: the rq worker writes there from its start
     with running_service(PROMETHEUS_MULTIPROC_DIR=str(tmp_path / "metrics"), TALON_RATE_LIMITS="off") as running:
         yield running
 
 
 def scrape(service: Service) -> dict[tuple, float]:
     # A new connection each time, so that the scrapes spread over the API's processes.
-    response = requests.get(service.url("/metrics"), timeout=10,   # operators only
-                            headers={"Connection": "close", "Authorization": f"Bearer {service.operator_token}"})
+    response = requests.get(
+        service.url("/metrics"),
+        timeout=10,  # operators only
+        headers={"Connection": "close", "Authorization": f"Bearer {service.operator_token}"},
+    )
     assert response.status_code == 200
     found = {}
     for family in text_string_to_metric_families(response.text):
@@ -36,17 +40,22 @@ def scrape(service: Service) -> dict[tuple, float]:
 
 
 def total(found: dict, name: str, **labels) -> float:
-    return sum(v for (n, ls), v in found.items()
-               if n == name and all((k, str(val)) in ls for k, val in labels.items()))
+    return sum(v for (n, ls), v in found.items() if n == name and all((k, str(val)) in ls for k, val in labels.items()))
 
 
 @pytest.mark.slow
 def test_metrics_aggregate_every_process(metered, tmp_path):
     for _n in range(REQUESTS):
         assert requests.get(metered.url("/livez"), headers={"Connection": "close"}, timeout=10).status_code == 200
-    created = requests.post(metered.url("/v1/games"), timeout=10, json={
-        "game": "sixty-six", "options": {"match_target": 1},
-        "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]})
+    created = requests.post(
+        metered.url("/v1/games"),
+        timeout=10,
+        json={
+            "game": "sixty-six",
+            "options": {"match_target": 1},
+            "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}],
+        },
+    )
     game_id = created.json()["game_id"]
     deadline = time.monotonic() + 60
     while requests.get(metered.url(f"/v1/games/{game_id}"), timeout=10).json()["status"] != "finished":

@@ -2,6 +2,7 @@
 with a session of their own play each other by key; a third session, holding only the first player's
 key, finds the seat, resumes it and plays the match to its end; the worker's projection job then puts
 the match into both histories and moves both ratings."""
+
 from __future__ import annotations
 
 import random
@@ -14,8 +15,11 @@ from tests.e2e.client import bearer
 
 pytestmark = pytest.mark.slow
 
-MATCH = {"game": "sixty-six", "options": {"match_target": 1, "first_dealer": 0},
-         "seats": [{"kind": "human"}, {"kind": "human"}]}
+MATCH = {
+    "game": "sixty-six",
+    "options": {"match_target": 1, "first_dealer": 0},
+    "seats": [{"kind": "human"}, {"kind": "human"}],
+}
 
 
 def _register(http: requests.Session, service, name: str) -> tuple[str, str]:
@@ -24,20 +28,25 @@ def _register(http: requests.Session, service, name: str) -> tuple[str, str]:
     return created.json()["player_id"], created.json()["player_key"]
 
 
-def _step(sessions: dict[int, requests.Session], service, game_id: str, tokens: dict[int, str],
-          rng: random.Random) -> bool:
+def _step(
+    sessions: dict[int, requests.Session], service, game_id: str, tokens: dict[int, str], rng: random.Random
+) -> bool:
     """The seat the match waits for moves (each seat from its own session); False once it is over."""
     url = service.url(f"/v1/games/{game_id}")
     view = sessions[0].get(url, timeout=10).json()
-    while view["status"] == "active" and not view["to_act"]:    # the worker deals or scores
-        view = sessions[0].get(url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'},
-                               timeout=15).json()
+    while view["status"] == "active" and not view["to_act"]:  # the worker deals or scores
+        view = (
+            sessions[0]
+            .get(url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'}, timeout=15)
+            .json()
+        )
     if view["status"] != "active":
         return False
     seat = view["to_act"][0]
     mine = sessions[seat].get(url, headers=bearer(tokens[seat]), timeout=10).json()
-    played = sessions[seat].post(f"{url}/actions", json=rng.choice(mine["legal_actions"]),
-                                 headers=bearer(tokens[seat]), timeout=10)
+    played = sessions[seat].post(
+        f"{url}/actions", json=rng.choice(mine["legal_actions"]), headers=bearer(tokens[seat]), timeout=10
+    )
     assert played.status_code == 201, played.text
     return True
 
@@ -49,8 +58,9 @@ def test_two_players_by_key_and_a_resume_on_a_third_client(service):
     game_id = ana_http.post(service.url("/v1/games"), json=MATCH, timeout=10).json()["game_id"]
     tokens = {}
     for http, key, name in ((ana_http, ana_key, "Ana"), (bo_http, bo_key, "Bo")):
-        claimed = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name}, headers=bearer(key),
-                            timeout=10)
+        claimed = http.post(
+            service.url(f"/v1/games/{game_id}/players"), json={"name": name}, headers=bearer(key), timeout=10
+        )
         assert claimed.status_code == 201, claimed.text
         tokens[claimed.json()["seat"]] = claimed.json()["token"]
     rng = random.Random(8)

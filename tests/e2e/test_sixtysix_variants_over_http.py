@@ -3,6 +3,7 @@ worker): a 4p match with two human seats (random legal clients, seeded) and two 
 match of three bots, each played to its end. Checked against the operator's full log: what each human
 saw of every event hid the other hands and the dead cards, and the standing is one entry per side.
 """
+
 from __future__ import annotations
 
 import random
@@ -24,27 +25,36 @@ class Client:
         self.service, self.http = service, http
 
     def create(self, options: dict, seats: list[dict], seed: int) -> str:
-        response = self.http.post(self.service.url("/v1/games"), headers=bearer(self.service.operator_token),
-                                  json={"game": "sixty-six", "options": options, "seats": seats, "seed": seed},
-                                  timeout=5)
+        response = self.http.post(
+            self.service.url("/v1/games"),
+            headers=bearer(self.service.operator_token),
+            json={"game": "sixty-six", "options": options, "seats": seats, "seed": seed},
+            timeout=5,
+        )
         assert response.status_code == 201, response.text
         return response.json()["game_id"]
 
     def claim(self, game_id: str, seat: int) -> str:
-        response = self.http.post(self.service.url(f"/v1/games/{game_id}/players"),
-                                  json={"name": f"human {seat}", "seat": seat}, timeout=5)
+        response = self.http.post(
+            self.service.url(f"/v1/games/{game_id}/players"), json={"name": f"human {seat}", "seat": seat}, timeout=5
+        )
         assert response.status_code == 201, response.text
         return response.json()["token"]
 
     def view(self, game_id: str, token: str | None = None) -> dict:
-        response = self.http.get(self.service.url(f"/v1/games/{game_id}"), headers=bearer(token) if token else {},
-                                 timeout=5)
+        response = self.http.get(
+            self.service.url(f"/v1/games/{game_id}"), headers=bearer(token) if token else {}, timeout=5
+        )
         assert response.status_code == 200, response.text
         return response.json()
 
     def act(self, game_id: str, token: str, view: dict, action: dict) -> dict:
-        response = self.http.post(self.service.url(f"/v1/games/{game_id}/actions"), json=action, timeout=5,
-                                  headers={**bearer(token), "If-Match": f'"{view["version"]}"'})
+        response = self.http.post(
+            self.service.url(f"/v1/games/{game_id}/actions"),
+            json=action,
+            timeout=5,
+            headers={**bearer(token), "If-Match": f'"{view["version"]}"'},
+        )
         assert response.status_code == 201, (action, response.text)
         return response.json()
 
@@ -97,9 +107,16 @@ def test_a_four_player_match_with_two_humans_and_two_bots(service):
     rng = random.Random(4)
     with requests.Session() as http:
         client = Client(service, http)
-        game_id = client.create({"variant": "4p", "match_target": 3}, [
-            {"kind": "human"}, {"kind": "human"}, {"kind": "bot", "level": "basic"},
-            {"kind": "bot", "level": "basic"}], seed=404)
+        game_id = client.create(
+            {"variant": "4p", "match_target": 3},
+            [
+                {"kind": "human"},
+                {"kind": "human"},
+                {"kind": "bot", "level": "basic"},
+                {"kind": "bot", "level": "basic"},
+            ],
+            seed=404,
+        )
         tokens = {seat: client.claim(game_id, seat) for seat in (0, 1)}
         first = client.view(game_id, tokens[0])
         assert first["status"] == "active" and [p["team"] for p in first["players"]] == [0, 1, 0, 1]
@@ -132,9 +149,11 @@ def test_a_four_player_match_with_two_humans_and_two_bots(service):
 def test_a_three_player_match_of_bots(service):
     with requests.Session() as http:
         client = Client(service, http)
-        game_id = client.create({"variant": "3p", "match_target": 3},
-                                [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"},
-                                 {"kind": "bot", "level": "basic"}], seed=303)
+        game_id = client.create(
+            {"variant": "3p", "match_target": 3},
+            [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "basic"}],
+            seed=303,
+        )
         final = play_until_finished(client, game_id, {}, random.Random(3))
         truth = client.events(game_id, operator=True)
         spectator = client.events(game_id)

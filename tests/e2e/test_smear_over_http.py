@@ -6,6 +6,7 @@
    nothing the human's seat may not see (the bots' hands, the widow a bot took, its discard and
    named trump) reaches it, in its views or in its event log.
 """
+
 from __future__ import annotations
 
 import random
@@ -65,10 +66,15 @@ def test_four_bots_play_a_whole_match_by_themselves(service):
 def test_a_random_human_and_three_bots_finish_a_match(service):
     rng = random.Random(5656)
     http = requests.Session()
-    seats = [{"kind": "human"}, {"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"},
-             {"kind": "bot", "level": "random"}]
-    game_id = create(http, service, "smear", seats, {"widow_size": 3, "match_target": 7, "all_pass": "stick_dealer"},
-                     seed=20261130)
+    seats = [
+        {"kind": "human"},
+        {"kind": "bot", "level": "basic"},
+        {"kind": "bot", "level": "basic"},
+        {"kind": "bot", "level": "random"},
+    ]
+    game_id = create(
+        http, service, "smear", seats, {"widow_size": 3, "match_target": 7, "all_pass": "stick_dealer"}, seed=20261130
+    )
     claimed = http.post(service.url(f"/v1/games/{game_id}/players"), json={"name": "Rand"}, timeout=5)
     assert claimed.status_code == 201, claimed.text
     seat = bearer(claimed.json()["token"])
@@ -85,8 +91,12 @@ def test_a_random_human_and_three_bots_finish_a_match(service):
             continue
         assert view["to_act"] == [HUMAN] and len(rnd["hand"]) == rnd["hand_sizes"][HUMAN]
         action = rng.choice(view["legal_actions"])
-        posted = http.post(service.url(f"/v1/games/{game_id}/actions"), json=action, timeout=5,
-                           headers={**seat, "If-Match": f'"{view["version"]}"'})
+        posted = http.post(
+            service.url(f"/v1/games/{game_id}/actions"),
+            json=action,
+            timeout=5,
+            headers={**seat, "If-Match": f'"{view["version"]}"'},
+        )
         assert posted.status_code == 201, (action, posted.text)
         view, actions = posted.json(), actions + 1
     assert actions >= 6

@@ -2,6 +2,7 @@
 request on it failed ("server disconnected without sending a response", 2 of 3 tries). Over a real
 socket to gunicorn as `make run` serves: the 413 says `Connection: close` and the connection ends
 cleanly after it; a second request on it gets a whole answer or a clean close, never half of one."""
+
 from __future__ import annotations
 
 import socket
@@ -12,8 +13,8 @@ import requests
 
 from tests.e2e.conftest import running_service
 
-BODY_BYTES = 1_000_000   # well over TALON's 64 KiB limit
-READ_TIMEOUT_S = 15      # a bound on a hang (gunicorn's keep-alive wait is 5 s), not a measure
+BODY_BYTES = 1_000_000  # well over TALON's 64 KiB limit
+READ_TIMEOUT_S = 15  # a bound on a hang (gunicorn's keep-alive wait is 5 s), not a measure
 
 
 @pytest.fixture(scope="module")
@@ -61,8 +62,9 @@ def second_request(sock: socket.socket) -> str:
 
 
 def post_head(path: str, length: int) -> bytes:
-    return (f"POST {path} HTTP/1.1\r\nHost: talon\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {length}\r\n\r\n").encode()
+    return (
+        f"POST {path} HTTP/1.1\r\nHost: talon\r\nContent-Type: application/json\r\nContent-Length: {length}\r\n\r\n"
+    ).encode()
 
 
 @pytest.mark.parametrize("sent", ["none of the body", "half the body", "the whole body"])

@@ -1,4 +1,5 @@
 """The HTTP API on a real Redis: every error status of API.md produced for real, and nothing written."""
+
 from __future__ import annotations
 
 import threading
@@ -43,6 +44,7 @@ def assert_problem(response, status):
 
 # -- the happy path ------------------------------------------------------------------------------------
 
+
 def test_create_claim_and_deal(client):
     created = client.post("/v1/games", json=TWO_HUMANS)
     assert created.status_code == 201
@@ -77,7 +79,9 @@ def test_long_poll_returns_when_the_version_moves(client, app):
 
     timer = threading.Timer(0.3, act_soon)
     timer.start()
-    polled = client.get(f"/v1/games/{game_id}?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{view["version"]}"'})
+    polled = client.get(
+        f"/v1/games/{game_id}?wait=10", headers={**auth(tokens[0]), "If-None-Match": f'"{view["version"]}"'}
+    )
     timer.join()
     assert polled.status_code == 200 and polled.json["version"] > view["version"]
     assert polled.json == client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json  # the move in it
@@ -95,9 +99,10 @@ def _poll_soon(client, path: str, headers: dict) -> tuple[threading.Thread, dict
 def test_a_long_poll_from_the_held_table_folds_what_another_process_appended(client, redis_url):
     game_id, tokens = start(client)
     view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json  # this app now holds it
-    other = make_app(redis_url).test_client()                                # another API process
-    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=10",
-                                {**auth(tokens[1]), "If-None-Match": f'"{view["version"]}"'})
+    other = make_app(redis_url).test_client()  # another API process
+    poller, answer = _poll_soon(
+        client, f"/v1/games/{game_id}?wait=10", {**auth(tokens[1]), "If-None-Match": f'"{view["version"]}"'}
+    )
     action = next(a for a in view["legal_actions"] if a["type"] == "play")
     assert other.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(tokens[1])).status_code == 201
     poller.join(10)
@@ -110,8 +115,9 @@ def test_a_seat_reset_during_a_long_poll_refuses_the_old_token(client, redis_url
     game_id, tokens = start(client)
     version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
     other = make_app(redis_url).test_client()
-    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=10",
-                                {**auth(tokens[0]), "If-None-Match": f'"{version}"'})
+    poller, answer = _poll_soon(
+        client, f"/v1/games/{game_id}?wait=10", {**auth(tokens[0]), "If-None-Match": f'"{version}"'}
+    )
     reset = other.post(f"/v1/ops/games/{game_id}/seats/0/reset", headers=auth(OPERATOR))
     assert reset.status_code == 200, reset.json
     poller.join(10)
@@ -122,8 +128,9 @@ def test_a_seat_reset_during_a_long_poll_refuses_the_old_token(client, redis_url
 def test_a_long_poll_on_a_game_deleted_meanwhile_ends_in_404(client, store):
     game_id, tokens = start(client)
     version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
-    poller, answer = _poll_soon(client, f"/v1/games/{game_id}?wait=1",
-                                {**auth(tokens[0]), "If-None-Match": f'"{version}"'})
+    poller, answer = _poll_soon(
+        client, f"/v1/games/{game_id}?wait=1", {**auth(tokens[0]), "If-None-Match": f'"{version}"'}
+    )
     store.delete(game_id)
     poller.join(10)
     assert_problem(answer["response"], 404)
@@ -133,8 +140,9 @@ def test_an_unknown_token_is_refused_before_a_long_poll_waits(client):
     game_id, tokens = start(client)
     version = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json["version"]
     started = time.monotonic()
-    refused = client.get(f"/v1/games/{game_id}?wait=10",
-                         headers={**auth(f"{game_id}.not-a-token"), "If-None-Match": f'"{version}"'})
+    refused = client.get(
+        f"/v1/games/{game_id}?wait=10", headers={**auth(f"{game_id}.not-a-token"), "If-None-Match": f'"{version}"'}
+    )
     assert_problem(refused, 401)
     assert time.monotonic() - started < 5
 
@@ -210,14 +218,21 @@ def test_worked_example_a_over_http(client, redis_url):
 
 # -- each error status, produced for real, writing nothing ---------------------------------------------
 
+
 def test_400_malformed_json_and_unknown_action_shape(client, store):
     game_id, tokens = start(client)
     before = store.version(game_id)
-    bad_json = client.post(f"/v1/games/{game_id}/actions", data="{not json", headers={**auth(tokens[1]), "Content-Type": "application/json"})
+    bad_json = client.post(
+        f"/v1/games/{game_id}/actions",
+        data="{not json",
+        headers={**auth(tokens[1]), "Content-Type": "application/json"},
+    )
     assert_problem(bad_json, 400)
     unknown = client.post(f"/v1/games/{game_id}/actions", json={"type": "teleport"}, headers=auth(tokens[1]))
     assert "errors" in assert_problem(unknown, 400)
-    extra = client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS", "x": 1}, headers=auth(tokens[1]))
+    extra = client.post(
+        f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS", "x": 1}, headers=auth(tokens[1])
+    )
     assert_problem(extra, 400)
     no_card = client.post(f"/v1/games/{game_id}/actions", json={"type": "play"}, headers=auth(tokens[1]))
     assert_problem(no_card, 400)
@@ -285,12 +300,14 @@ def test_412_if_match(client, store):
     game_id, tokens = start(client)
     view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
     action = view["legal_actions"][0]
-    stale = client.post(f"/v1/games/{game_id}/actions", json=action,
-                        headers={**auth(tokens[1]), "If-Match": f'"{view["version"] - 1}"'})
+    stale = client.post(
+        f"/v1/games/{game_id}/actions", json=action, headers={**auth(tokens[1]), "If-Match": f'"{view["version"] - 1}"'}
+    )
     assert assert_problem(stale, 412)["current_version"] == view["version"]
     assert store.version(game_id) == view["version"]
-    fresh = client.post(f"/v1/games/{game_id}/actions", json=action,
-                        headers={**auth(tokens[1]), "If-Match": f'"{view["version"]}"'})
+    fresh = client.post(
+        f"/v1/games/{game_id}/actions", json=action, headers={**auth(tokens[1]), "If-Match": f'"{view["version"]}"'}
+    )
     assert fresh.status_code == 201
 
 
@@ -338,6 +355,7 @@ def test_405_keeps_allow_header(client):
 
 # -- lobby, stream tickets, feed, probes ---------------------------------------------------------------
 
+
 def test_lobby_lists_open_and_running_matches(client):
     waiting = client.post("/v1/games", json=TWO_HUMANS).json["game_id"]
     running, _ = start(client)
@@ -367,7 +385,9 @@ def test_the_lobby_pages_with_a_cursor_and_loses_no_match(client):
 def test_stream_resumes_after_last_event_id(client):
     game_id, tokens = start_with_deck(client)
     ticket = client.post(f"/v1/games/{game_id}/stream-tickets", headers=auth(tokens[0])).json["ticket"]
-    with client.get(f"/v1/games/{game_id}/stream?ticket={ticket}", headers={"Last-Event-ID": "2"}, buffered=False) as response:
+    with client.get(
+        f"/v1/games/{game_id}/stream?ticket={ticket}", headers={"Last-Event-ID": "2"}, buffered=False
+    ) as response:
         assert response.status_code == 200 and response.mimetype == "text/event-stream"
         chunks = iter(response.response)
         text = ""
@@ -392,8 +412,9 @@ def test_feed_and_probes(client):
 
 
 def test_429_rate_limits_with_retry_after(r, redis_url, store):
-    client = make_app(redis_url, rate_limits_enabled=True, rate_limit_create="2/minute",
-                      rate_limit_actions="1/minute").test_client()
+    client = make_app(
+        redis_url, rate_limits_enabled=True, rate_limit_create="2/minute", rate_limit_actions="1/minute"
+    ).test_client()
     game_id, (p0, p1) = start_with_deck(client)
     assert client.post("/v1/games", json=TWO_HUMANS).status_code == 201
     limited = client.post("/v1/games", json=TWO_HUMANS)
@@ -401,9 +422,15 @@ def test_429_rate_limits_with_retry_after(r, redis_url, store):
     assert int(limited.headers["Retry-After"]) > 0
     assert store.lobby("waiting", 0, 10)[1] == 1  # the refused create wrote nothing
 
-    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code == 201
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code
+        == 201
+    )
     # Each seat has its own budget: seat 0 may answer although seat 1 has spent its own.
-    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code == 201
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code
+        == 201
+    )
     before = store.version(game_id)
     assert_problem(client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(p1)), 429)
     assert store.version(game_id) == before
@@ -414,12 +441,19 @@ def test_the_action_limit_counts_the_seat_however_its_token_is_written(r, redis_
     after trimming, so `Bearer  <token>` and the like each got a fresh budget. It counts the seat now."""
     client = make_app(redis_url, rate_limits_enabled=True, rate_limit_actions="1/minute").test_client()
     game_id, (p0, p1) = start_with_deck(client)
-    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code == 201
-    assert client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code == 201
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "AS"}, headers=auth(p1)).status_code
+        == 201
+    )
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json={"type": "play", "card": "9S"}, headers=auth(p0)).status_code
+        == 201
+    )
     before = store.version(game_id)
     for spelling in (f"Bearer  {p1}", f"Bearer {p1}  ", f"bearer {p1}", f"Bearer     {p1}"):
-        refused = client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"},
-                              headers={"Authorization": spelling})
+        refused = client.post(
+            f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers={"Authorization": spelling}
+        )
         assert_problem(refused, 429)
     assert store.version(game_id) == before
 
@@ -430,8 +464,9 @@ def test_if_match_takes_a_list_of_entity_tags(client, store):
     def post(if_match: str):
         view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[1])).json
         play = next(a for a in view["legal_actions"] if a["type"] == "play")
-        return view["version"], client.post(f"/v1/games/{game_id}/actions", json=play,
-                                            headers={**auth(tokens[1]), "If-Match": if_match})
+        return view["version"], client.post(
+            f"/v1/games/{game_id}/actions", json=play, headers={**auth(tokens[1]), "If-Match": if_match}
+        )
 
     version, weak = post('W/"1", W/"999"')  # weak tags never match a strong comparison
     assert_problem(weak, 412)

@@ -2,6 +2,7 @@
 field, a deleted event, two events reordered, an altered deal, with and without a recomputed chain) is
 caught and located; a player checks the deal commitments from public events only; export, import into
 another Redis, audit there; the `talon` command and the ops route."""
+
 from __future__ import annotations
 
 import hashlib
@@ -38,13 +39,21 @@ def store(app) -> EventStore:
     return app.extensions["talon_application"].store
 
 
-def bot_match(app, redis_url, game: str = "sixty-six", seats: int = 2, seed: int = 7,
-              options: dict | None = None) -> str:
+def bot_match(
+    app, redis_url, game: str = "sixty-six", seats: int = 2, seed: int = 7, options: dict | None = None
+) -> str:
     """A whole match of basic bots, played by real rq jobs."""
     client = app.test_client()
-    created = client.post("/v1/games", headers=auth(OPERATOR), json={
-        "game": game, "seed": seed, "options": options or {},
-        "seats": [{"kind": "bot", "level": "basic"}] * seats})
+    created = client.post(
+        "/v1/games",
+        headers=auth(OPERATOR),
+        json={
+            "game": game,
+            "seed": seed,
+            "options": options or {},
+            "seats": [{"kind": "bot", "level": "basic"}] * seats,
+        },
+    )
     assert created.status_code == 201, created.json
     run_jobs(redis_url)
     game_id = created.json["game_id"]
@@ -73,8 +82,7 @@ def key(game_id: str) -> str:
 
 def entries(r, game_id: str) -> list[tuple[int, dict]]:
     """The stream's entries as stored: `e` (packed text) and `h` (the hash's 20 bytes)."""
-    return [(int(i.decode().split("-")[0]), {k.decode(): v for k, v in f.items()})
-            for i, f in r.xrange(key(game_id))]
+    return [(int(i.decode().split("-")[0]), {k.decode(): v for k, v in f.items()}) for i, f in r.xrange(key(game_id))]
 
 
 def rewrite(r, game_id: str, rows: list[tuple[int, dict]], rechain: bool = False) -> None:
@@ -136,9 +144,12 @@ def test_an_edited_field_is_caught_and_located(r, store, finished):
     rewrite(r, finished, rows)
     report = audit.audit_game(store, finished)
     assert not report["ok"]
-    assert report["first_broken"] == {"version": rows[n][0], "check": "chain", "detail":
-                                      f"event {rows[n][0]}'s content does not match its hash: "
-                                      "the stored event was edited after it was written"}
+    assert report["first_broken"] == {
+        "version": rows[n][0],
+        "check": "chain",
+        "detail": f"event {rows[n][0]}'s content does not match its hash: "
+        "the stored event was edited after it was written",
+    }
 
 
 def test_an_edited_result_with_a_recomputed_chain_is_caught_by_the_replay(r, store, finished):
@@ -246,11 +257,17 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
     client = app.test_client()
     # Seeded (by the operator) only so that the match is the same every run; the players see no seed.
     # Two humans played from here: only the system's steps (deal, score) run as jobs.
-    game_id = client.post("/v1/games", headers=auth(OPERATOR), json={
-        "game": "sixty-six", "seed": 1, "options": {"match_target": 7},
-        "seats": [{"kind": "human"}, {"kind": "human"}]}).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name}).json["token"]
-              for name in ("Ana", "Ben")]
+    game_id = client.post(
+        "/v1/games",
+        headers=auth(OPERATOR),
+        json={
+            "game": "sixty-six",
+            "seed": 1,
+            "options": {"match_target": 7},
+            "seats": [{"kind": "human"}, {"kind": "human"}],
+        },
+    ).json["game_id"]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name}).json["token"] for name in ("Ana", "Ben")]
     token = tokens[HUMAN]
     hands_seen: dict[int, list[str]] = {}
     for _ in range(2000):
@@ -263,7 +280,9 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
             run_jobs(redis_url)
             continue
         t, v = movers[0]
-        assert client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code == 201
+        assert (
+            client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code == 201
+        )
     assert view["status"] == "finished"
     public = client.get(f"/v1/games/{game_id}/events?limit=500", headers=auth(token)).json["events"]
     assert not any("seed" in e["data"] for e in public)
@@ -280,8 +299,13 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
     checked, problems = player_verifies(public)
     assert checked == deals >= 2 and problems == []
     # The README's own snippet, run as a player would run it, on this log.
-    done = subprocess.run(["bash", "-c", "python3 -c '" + readme_snippet() + "'"], input=json.dumps({"events": public}),
-                          capture_output=True, text=True, timeout=60)
+    done = subprocess.run(
+        ["bash", "-c", "python3 -c '" + readme_snippet() + "'"],
+        input=json.dumps({"events": public}),
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.stdout.splitlines() == [f"deal {n} matches its commitment" for n in range(1, deals + 1)], done.stderr
     assert audit.verify_commitments(public) == []
     # The check can fail: a deck revealed in another order does not match.
@@ -294,15 +318,16 @@ def test_a_player_checks_every_deal_from_public_events_only(app, redis_url):
 
 def readme_snippet() -> str:
     text = (REPO / "README.md").read_text()
-    block = text[text.index("**Check a deal yourself.**"):]
-    block = block[block.index("python3 -c '") + len("python3 -c '"):]
-    return block[:block.index("'\n```")]
+    block = text[text.index("**Check a deal yourself.**") :]
+    block = block[block.index("python3 -c '") + len("python3 -c '") :]
+    return block[: block.index("'\n```")]
 
 
 def test_the_commitment_is_published_before_the_first_card_and_the_deck_only_after(app, redis_url):
     client = app.test_client()
-    game_id = client.post("/v1/games", json={"game": "sixty-six", "seats": [
-        {"kind": "human"}, {"kind": "bot", "level": "basic"}]}).json["game_id"]
+    game_id = client.post(
+        "/v1/games", json={"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+    ).json["game_id"]
     token = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"}).json["token"]
     public = client.get(f"/v1/games/{game_id}/events", headers=auth(token)).json["events"]
     kinds = [e["type"] for e in public]
@@ -360,9 +385,14 @@ def test_the_talon_command_runs_as_a_program(store, finished, redis_url):
     """`talon export` as its own process (the console script runs service.cli:main)."""
     pyproject = (REPO / "pyproject.toml").read_text()
     assert 'talon = "service.cli:main"' in pyproject
-    done = subprocess.run([sys.executable, "-m", "service.cli", "export", finished], cwd=REPO,
-                          env={"REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"}, capture_output=True,
-                          text=True, timeout=60)
+    done = subprocess.run(
+        [sys.executable, "-m", "service.cli", "export", finished],
+        cwd=REPO,
+        env={"REDIS_URL": redis_url, "PATH": "/usr/bin:/bin"},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[1:] == [orjson.dumps(e.to_dict()).decode() for e in store.raw_entries(finished)]
 
@@ -378,8 +408,9 @@ def test_the_ops_route(app, finished):
 
 def test_an_abandoned_match_reveals_its_deal_and_verifies(app, store):
     client = app.test_client()
-    game_id = client.post("/v1/games", json={"game": "sixty-six", "seats": [
-        {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
+    game_id = client.post(
+        "/v1/games", json={"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}]}
+    ).json["game_id"]
     for name in ("Ana", "Ben"):
         client.post(f"/v1/games/{game_id}/players", json={"name": name})
     talon = app.extensions["talon_application"].matches

@@ -1,5 +1,6 @@
 """The hash chain written by the append script, against a real Redis: each entry links to the one
 before it, the chain's head is recorded, and edits, deletions and reorderings are found and located."""
+
 from __future__ import annotations
 
 import hashlib
@@ -128,7 +129,9 @@ def test_two_reordered_events_are_located(store, r):
     rewrite(r, entries)
     findings = chain(store).findings
     assert (findings[0].version, findings[0].detail) == (
-        2, "event 2 was written as event 4: it has been moved (events reordered)")
+        2,
+        "event 2 was written as event 4: it has been moved (events reordered)",
+    )
     assert any(f.version == 4 and "event 4 was written as event 2" in f.detail for f in findings)
 
 

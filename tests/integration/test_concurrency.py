@@ -1,4 +1,5 @@
 """32 clients race to act on one game: one action per version, no gap, no duplicate, a correct answer each."""
+
 from __future__ import annotations
 
 import random
@@ -12,7 +13,9 @@ THREADS = 32
 RACES = 6
 
 
-def race(app, game_id: str, token: str, view: dict, rng: random.Random) -> list[tuple[int, dict, str | None, int | None]]:
+def race(
+    app, game_id: str, token: str, view: dict, rng: random.Random
+) -> list[tuple[int, dict, str | None, int | None]]:
     """Every thread posts one of the leader's plays at once; some with If-Match, some sharing keys."""
     plays = [a for a in view["legal_actions"] if a["type"] == "play"]
     barrier = threading.Barrier(THREADS)
@@ -61,7 +64,9 @@ def test_thirty_two_clients_race_on_every_lead(r, redis_url):
         if view["round"]["phase"] != "lead":
             # Someone else's kind of turn: one calm client moves the game on to the next lead.
             calm = [a for a in view["legal_actions"] if a["type"] in ("play", "draw")]
-            assert client.post(f"/v1/games/{game_id}/actions", json=calm[0], headers=auth(tokens[seat])).status_code == 201
+            assert (
+                client.post(f"/v1/games/{game_id}/actions", json=calm[0], headers=auth(tokens[seat])).status_code == 201
+            )
             continue
         before = store.version(game_id)
         answers = race(app, game_id, tokens[seat], view, rng)

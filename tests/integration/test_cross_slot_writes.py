@@ -4,6 +4,7 @@ A process that dies between the commit and its follow-up writes is played by a C
 `complete` raises: the events are committed, the feed and lobby are not, the intent stays; the
 sweeper's repair writes them from the stored entries.
 """
+
 from __future__ import annotations
 
 import time
@@ -51,7 +52,10 @@ def test_split_append_writes_feed_and_lobby_after_the_commit_and_leaves_no_inten
     with pytest.raises(VersionConflict):
         store.append("g1", [ev()], 1)
     assert [(f.game_id, f.version, f.type) for f in store.feed()] == [
-        ("g1", 1, "match_created"), ("g1", 2, "seat_claimed"), ("g1", 3, "dealt")]
+        ("g1", 1, "match_created"),
+        ("g1", 2, "seat_claimed"),
+        ("g1", 3, "dealt"),
+    ]
     assert store.lobby("active", 0, 10) == (["g1"], 1)
     assert store.lobby("waiting", 0, 10) == ([], 0)
     assert store.cross_slot.pending() == 0
@@ -62,8 +66,12 @@ def test_the_script_touches_only_the_games_slot(store, r):
     store.append("g1", [ev()], 0, meta={"status": "waiting"})
     # Every key the script may write shares the game's hash tag; the rest came after it.
     assert {k.decode() for k in r.keys("*")} == {
-        "talon:{g:g1}:events", "talon:{g:g1}:meta", "talon:{g:g1}:head",
-        "talon:feed", "talon:lobby:waiting"}
+        "talon:{g:g1}:events",
+        "talon:{g:g1}:meta",
+        "talon:{g:g1}:head",
+        "talon:feed",
+        "talon:lobby:waiting",
+    }
     # The intent and the feed share one slot, so the feed entries and the intent's removal are one MULTI.
     assert key_slot(store.cross_slot.pending_key.encode()) == key_slot(b"talon:feed")
 
@@ -74,10 +82,10 @@ def test_a_death_between_commit_and_feed_is_repaired_by_the_sweeper(store, r):
     with pytest.raises(Died):
         store.append("g1", [ev("seat_claimed"), ev("dealt")], 1, meta={"status": "active"})
     store.cross_slot = writes_of(store)
-    assert store.version("g1") == 3                      # committed
-    assert [f.version for f in store.feed()] == [1]      # but not in the feed yet
+    assert store.version("g1") == 3  # committed
+    assert [f.version for f in store.feed()] == [1]  # but not in the feed yet
     assert store.lobby("waiting", 0, 10) == (["g1"], 1)  # nor moved in the lobby
-    assert store.repair_cross_slot_writes() == 0                 # too young: its writer may still be at work
+    assert store.repair_cross_slot_writes() == 0  # too young: its writer may still be at work
     assert store.repair_cross_slot_writes(now_ms=later_ms()) == 1
     assert [(f.version, f.type) for f in store.feed()] == [(1, "match_created"), (2, "seat_claimed"), (3, "dealt")]
     assert store.lobby("active", 0, 10) == (["g1"], 1)
@@ -129,7 +137,9 @@ def test_cluster_urls():
     assert [(n.host, n.port) for n in nodes] == [("127.0.0.1", 7000), ("127.0.0.1", 7001)]
     assert password == "s3cret"
     assert [(n.host, n.port) for n in _cluster_nodes("127.0.0.1:7000,127.0.0.1:7002")[0]] == [
-        ("127.0.0.1", 7000), ("127.0.0.1", 7002)]
+        ("127.0.0.1", 7000),
+        ("127.0.0.1", 7002),
+    ]
     with pytest.raises(ValueError):
         _cluster_nodes("redis+cluster://127.0.0.1:7000/1")
     with pytest.raises(ValueError):
@@ -161,7 +171,7 @@ def test_a_failed_follow_up_does_not_fail_the_committed_append(store, r):
     result = store.append("g1", [ev()], 0, meta={"status": "waiting"})
     assert result.last_version == 1 and store.version("g1") == 1
     store.cross_slot = writes_of(store)
-    assert store.cross_slot.pending() == 1   # the sweeper's to complete
+    assert store.cross_slot.pending() == 1  # the sweeper's to complete
     assert store.repair_cross_slot_writes(now_ms=later_ms()) == 1
     assert [(f.game_id, f.version) for f in store.feed()] == [("g1", 1)]
     assert store.lobby("waiting", 0, 10) == (["g1"], 1)

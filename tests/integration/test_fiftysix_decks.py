@@ -10,6 +10,7 @@ match that was dealt so before an upgrade and played on after it.
 each after the first committed to and revealed a 64-card deck: deals 2 to 4 the operator's, deal 5 the
 seeded shuffle.
 """
+
 from __future__ import annotations
 
 from collections import Counter
@@ -43,8 +44,12 @@ def deals_of(events) -> list[dict]:
     deals: list[dict] = []
     for event in events:
         if event.type == "dealt":
-            deals.append({"players": len(event.data["active"]),
-                          "hands": Counter(c for hand in event.data["hands"] for c in hand)})
+            deals.append(
+                {
+                    "players": len(event.data["active"]),
+                    "hands": Counter(c for hand in event.data["hands"] for c in hand),
+                }
+            )
         elif event.type == "deal_revealed":
             deals[event.data["deal"] - 1]["deck"] = event.data["deck"]
     return deals
@@ -53,9 +58,17 @@ def deals_of(events) -> list[dict]:
 def test_operator_decks_of_64_48_and_48_cards_play_from_eight_to_six_to_four_players_and_audit(app, store, redis_url):
     client = app.test_client()
     decks = operator_decks()
-    created = client.post("/v1/games", headers=auth(OPERATOR), json={
-        "game": "fifty-six", "seed": 1, "options": {"starting_tables": 1, "first_dealer": 0},
-        "seats": EIGHT_BOTS, "decks": decks})
+    created = client.post(
+        "/v1/games",
+        headers=auth(OPERATOR),
+        json={
+            "game": "fifty-six",
+            "seed": 1,
+            "options": {"starting_tables": 1, "first_dealer": 0},
+            "seats": EIGHT_BOTS,
+            "decks": decks,
+        },
+    )
     assert created.status_code == 201, created.json
     game_id = created.json["game_id"]
     run_jobs(redis_url)
@@ -76,10 +89,12 @@ def test_a_first_deck_of_another_pack_is_refused_naming_the_pack(app, store):
     refused = client.post("/v1/games", headers=auth(OPERATOR), json=body)
     assert refused.status_code == 422 and refused.json["type"].endswith("/invalid-option")
     assert [(e["field"], e["detail"]) for e in refused.json["errors"]] == [
-        ("decks", "deck 0 must hold exactly the 64 cards of the first deal's pack")]
+        ("decks", "deck 0 must hold exactly the 64 cards of the first deal's pack")
+    ]
     refused = client.post("/v1/games", headers=auth(OPERATOR), json={**body, "decks": [pack_for(8), pack_for(8)[:50]]})
     assert [(e["field"], e["detail"]) for e in refused.json["errors"]] == [
-        ("decks", "deck 1 must hold exactly the 64 or 48 cards of one of this game's packs")]
+        ("decks", "deck 1 must hold exactly the 64 or 48 cards of one of this game's packs")
+    ]
     assert store.lobby("waiting", 0, 10)[1] == store.lobby("active", 0, 10)[1] == 0  # nothing was created
 
 
@@ -106,9 +121,9 @@ def test_an_old_form_deal_is_revealed_as_committed_when_the_match_plays_on_after
     game_id, entries, meta = old_log()
     decoded = [Codec().decode(entry.version, entry.payload, entry.hash, entry.prev_hash) for entry in entries]
     second = next(n for n, e in enumerate(decoded) if e.type == "dealt" and e.data["round"] == 2)
-    store.import_entries(game_id, entries[:second + 5], {**meta, "status": "active"})
+    store.import_entries(game_id, entries[: second + 5], {**meta, "status": "active"})
     talon = app.extensions["talon_application"].matches
-    talon.jobs.repair(talon._owed_jobs(talon.table(game_id)))   # as the sweeper would
+    talon.jobs.repair(talon._owed_jobs(talon.table(game_id)))  # as the sweeper would
     run_jobs(redis_url)
     events = store.read(game_id)
     assert events[-1].type == "match_ended"

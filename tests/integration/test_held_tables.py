@@ -2,6 +2,7 @@
 tests give two app instances (two API processes) one Redis, so that one holds a table the other has moved
 on: the held table must never let a stale view decide anything, a revoked token act, or a current
 If-Match fail."""
+
 from __future__ import annotations
 
 import pytest
@@ -35,20 +36,20 @@ def test_a_token_revoked_elsewhere_cannot_act_on_the_held_table(apps, redis_url,
     a, b = apps
     game_id, tokens = dealt_match(a, redis_url)
     seat = view(a, game_id, tokens[0])["to_act"][0]
-    held = view(a, game_id, tokens[seat])                     # a holds the table at this version
+    held = view(a, game_id, tokens[seat])  # a holds the table at this version
     reset = b.post(f"/v1/ops/games/{game_id}/seats/{seat}/reset", headers=auth(OPERATOR))
     assert reset.status_code == 200
     version = EventStore(r).version(game_id)
     refused = a.post(f"/v1/games/{game_id}/actions", json=a_play(held), headers=auth(tokens[seat]))
     assert refused.status_code == 401, refused.json
-    assert EventStore(r).version(game_id) == version          # nothing written
+    assert EventStore(r).version(game_id) == version  # nothing written
 
 
 def test_a_move_made_elsewhere_is_seen_before_deciding(apps, redis_url, r):
     a, b = apps
     game_id, tokens = dealt_match(a, redis_url)
     leader = view(a, game_id, tokens[0])["to_act"][0]
-    view(a, game_id, tokens[leader])                          # a holds the leader's turn
+    view(a, game_id, tokens[leader])  # a holds the leader's turn
     lead = a_play(view(b, game_id, tokens[leader]))
     assert b.post(f"/v1/games/{game_id}/actions", json=lead, headers=auth(tokens[leader])).status_code == 201
     follower = 1 - leader
@@ -68,10 +69,16 @@ def test_if_match_naming_the_current_version_holds_though_the_held_table_is_behi
     lead = a_play(view(b, game_id, tokens[leader]))
     assert b.post(f"/v1/games/{game_id}/actions", json=lead, headers=auth(tokens[leader])).status_code == 201
     current = view(b, game_id, tokens[1 - leader])
-    answer = a.post(f"/v1/games/{game_id}/actions", json=a_play(current),
-                    headers={**auth(tokens[1 - leader]), "If-Match": f'"{current["version"]}"'})
+    answer = a.post(
+        f"/v1/games/{game_id}/actions",
+        json=a_play(current),
+        headers={**auth(tokens[1 - leader]), "If-Match": f'"{current["version"]}"'},
+    )
     assert answer.status_code == 201, answer.json
     now = answer.json["to_act"][0]
-    stale = a.post(f"/v1/games/{game_id}/actions", json=view(a, game_id, tokens[now])["legal_actions"][0],
-                   headers={**auth(tokens[now]), "If-Match": f'"{current["version"]}"'})
-    assert stale.status_code == 412                            # and one it has left behind fails
+    stale = a.post(
+        f"/v1/games/{game_id}/actions",
+        json=view(a, game_id, tokens[now])["legal_actions"][0],
+        headers={**auth(tokens[now]), "If-Match": f'"{current["version"]}"'},
+    )
+    assert stale.status_code == 412  # and one it has left behind fails

@@ -5,6 +5,7 @@ At each checked moment a card is secret from seat s when it lies in another seat
 hold a copy of it, and the rules have not made it public in this round (the oracle below, read from
 the operator's full log). Every JSON string served to s, and to spectators, is scanned for secret cards.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,8 +31,8 @@ MATCHES = [
     ("smear", {"widow_size": 2}, 4),
     ("smear", {"widow_size": 3}, 4),
 ]
-STEPS = 70        # actions played per match
-CHECK_EVERY = 4   # a full scan every few actions (and at every deal boundary the log crosses)
+STEPS = 70  # actions played per match
+CHECK_EVERY = 4  # a full scan every few actions (and at every deal boundary the log crosses)
 
 
 def cards_in(value) -> list[str]:
@@ -47,13 +48,18 @@ def cards_in(value) -> list[str]:
 
 class Table:
     def __init__(self, client, game: str, options: dict, players: int, seed: int):
-        body = {"game": game, "options": {**options, "first_dealer": 0}, "seats": [{"kind": "human"}] * players,
-                "seed": seed}
+        body = {
+            "game": game,
+            "options": {**options, "first_dealer": 0},
+            "seats": [{"kind": "human"}] * players,
+            "seed": seed,
+        }
         created = client.post("/v1/games", json=body, headers=auth(OPERATOR))
         assert created.status_code == 201, created.json
         self.client, self.id = client, created.json["game_id"]
-        self.tokens = [client.post(f"/v1/games/{self.id}/players", json={"name": f"p{i}"}).json["token"]
-                       for i in range(players)]
+        self.tokens = [
+            client.post(f"/v1/games/{self.id}/players", json={"name": f"p{i}"}).json["token"] for i in range(players)
+        ]
 
     def headers(self, seat: int | str | None) -> dict:
         if seat == "operator":
@@ -116,8 +122,10 @@ def scan(table: Table, players: int) -> None:
     operator_log = table.events("operator")
     start = round_start(operator_log)
     public = public_cards(operator_log, start)
-    spectator = {"view": cards_in(table.view(None)),
-                 "events": cards_in([e for e in table.events(None) if e["version"] >= start])}
+    spectator = {
+        "view": cards_in(table.view(None)),
+        "events": cards_in([e for e in table.events(None) if e["version"] >= start]),
+    }
     for where, cards in spectator.items():
         leaked = set(cards) - public
         assert not leaked, f"a spectator was shown {sorted(leaked)} in its {where}"
@@ -132,8 +140,9 @@ def scan(table: Table, players: int) -> None:
             served["hint"] = cards_in(hint.json)
         probe = sorted(secret)[0] if secret else None
         if probe:  # an illegal action naming a card the seat does not hold: the error must leak nothing else
-            refused = table.client.post(f"/v1/games/{table.id}/actions", json={"type": "play", "card": probe},
-                                        headers=auth(table.tokens[seat]))
+            refused = table.client.post(
+                f"/v1/games/{table.id}/actions", json={"type": "play", "card": probe}, headers=auth(table.tokens[seat])
+            )
             assert refused.status_code in (409, 422), refused.json
             served["error"] = [c for c in cards_in(refused.json) if c != probe]
         for where, cards in served.items():
@@ -141,7 +150,11 @@ def scan(table: Table, players: int) -> None:
             assert not leaked, f"seat {seat} was shown {sorted(leaked)} in its {where} (version {view['version']})"
 
 
-@pytest.mark.parametrize("game,options,players", MATCHES, ids=[f"{g}-{p}p-{'-'.join(map(str, o.values())) or 'default'}" for g, o, p in MATCHES])
+@pytest.mark.parametrize(
+    "game,options,players",
+    MATCHES,
+    ids=[f"{g}-{p}p-{'-'.join(map(str, o.values())) or 'default'}" for g, o, p in MATCHES],
+)
 def test_no_seat_sees_a_card_it_may_not_know(r, redis_url, game, options, players):
     client = make_app(redis_url).test_client()
     table = Table(client, game, options, players, seed=len(game) * 100 + players)
@@ -161,8 +174,11 @@ def test_no_seat_sees_a_card_it_may_not_know(r, redis_url, game, options, player
             scan(table, players)
             scans += 1
         seat = acting[0]
-        response = client.post(f"/v1/games/{table.id}/actions", json=rng.choice(views[seat]["legal_actions"]),
-                               headers=auth(table.tokens[seat]))
+        response = client.post(
+            f"/v1/games/{table.id}/actions",
+            json=rng.choice(views[seat]["legal_actions"]),
+            headers=auth(table.tokens[seat]),
+        )
         assert response.status_code == 201, response.json
         actions += 1
     assert scans >= 3

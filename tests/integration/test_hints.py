@@ -1,4 +1,5 @@
 """GET /v1/games/{id}/hint on a real Redis: the expert's suggestion for the seat to act, and nothing more."""
+
 from __future__ import annotations
 
 import pytest
@@ -24,8 +25,12 @@ def test_hint_suggests_a_legal_action_with_a_value_for_each(client):
     meldable = {a["suit"] for a in view["legal_actions"] if a["type"] == "meld"}
     for row in body["values"]:  # a value for each, but for the moves the expert proved dominated
         action = row["action"]
-        dominated = action.get("card", "  ")[0] in "KQ" and action.get("card", "  ")[1] in meldable \
-            or {"type": "exchange"} in view["legal_actions"] and action["type"] != "exchange"
+        dominated = (
+            action.get("card", "  ")[0] in "KQ"
+            and action.get("card", "  ")[1] in meldable
+            or {"type": "exchange"} in view["legal_actions"]
+            and action["type"] != "exchange"
+        )
         assert isinstance(row["value"], float) or (row["value"] is None and dominated), row
     assert body["version"] == view["version"]
 
@@ -51,5 +56,6 @@ def test_hint_reveals_no_card_the_seat_cannot_see(client):
     text = client.get(f"/v1/games/{game_id}/hint", headers=auth(tokens[1])).get_data(as_text=True)
     own = set(view["round"]["hand"]) | {view["round"]["trump_card"]}
     from games.sixtysix import RULES
+
     hidden = set(RULES.deck(RULES.normalize_options({}, 2))) - own
     assert not [card for card in hidden if f'"{card}"' in text]

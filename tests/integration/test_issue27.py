@@ -1,4 +1,5 @@
 """Regression tests of issue 27 (hardening): one per finding, named after it."""
+
 from __future__ import annotations
 
 import signal
@@ -15,8 +16,11 @@ from tests.support.redis_proc import RedisProcess
 from tests.support.talon import OPERATOR, auth, make_app, matches_on, run_jobs
 from workers.__main__ import STOP_S
 
-BOT_VS_HUMAN = {"game": "sixty-six", "options": {"first_dealer": 0},
-                "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+BOT_VS_HUMAN = {
+    "game": "sixty-six",
+    "options": {"first_dealer": 0},
+    "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+}
 BOTS_ONLY = {"game": "sixty-six", "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "basic"}]}
 
 
@@ -40,8 +44,11 @@ def test_finding_2_claim_with_queue_down_changes_nothing(r, redis_url, queue_red
     created = client.post("/v1/games", json=BOTS_ONLY)
     claimed = client.post(f"/v1/games/{waiting}/players", json={"name": "Ana"})
     reset = client.post(f"/v1/ops/games/{playing}/seats/0/reset", headers=auth(OPERATOR))
-    assert (created.status_code, claimed.status_code, reset.status_code) == (201, 201, 200), \
-        (created.get_data(as_text=True), claimed.get_data(as_text=True), reset.get_data(as_text=True))
+    assert (created.status_code, claimed.status_code, reset.status_code) == (201, 201, 200), (
+        created.get_data(as_text=True),
+        claimed.get_data(as_text=True),
+        reset.get_data(as_text=True),
+    )
     # What was answered is what is stored: the claimed token is the seat's, the reset seat is open again.
     assert client.get(f"/v1/games/{waiting}", headers=auth(claimed.json["token"])).json["seat"] == 0
     assert client.get(f"/v1/games/{playing}", headers=auth(seat_token)).status_code == 401
@@ -137,13 +144,15 @@ def test_finding_7_bot_reply_time_does_not_depend_on_its_hand(r, monkeypatch):
         if len(tables.seat_view(table, seat)["legal_actions"]) > 1:
             clock.now += 0.2
         return decide(table, seat)
+
     monkeypatch.setattr(matches_module, "_timed_bot_move", decision_taking_time)
     saved = talon.tables.save
     released: list[float] = []
     monkeypatch.setattr(talon.tables, "save", lambda *a, **k: (released.append(clock.now), saved(*a, **k))[1])
 
-    created = talon.create_match("sixty-six", {"first_dealer": 0},
-                                 [{"kind": "human"}, {"kind": "bot", "level": "expert"}], seed=27)
+    created = talon.create_match(
+        "sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "expert"}], seed=27
+    )
     talon.claim_seat(created.game_id, 0, "Ana")
     reply_s: dict[bool, set[float]] = {True: set(), False: set()}  # one legal move? -> reply times seen
     for _ in range(2000):
@@ -170,7 +179,7 @@ def test_finding_1_human_match_bot_job_goes_before_bot_only_matches(r, redis_url
     talon = matches_on(r)
     crowd = [talon.create_match("fifty-six", {}, [{"kind": "bot", "level": "expert"}] * 8) for _ in range(10)]
     game_id = talon.create_match("sixty-six", {"first_dealer": 0}, BOT_VS_HUMAN["seats"]).game_id
-    talon.claim_seat(game_id, 0, "Ana")   # the first deal: the bot (seat 1) leads
+    talon.claim_seat(game_id, 0, "Ana")  # the first deal: the bot (seat 1) leads
     waiting = talon.table(game_id)
     assert tables_owed(waiting) == [("bot", 1)]
     run_jobs(redis_url, max_jobs=1)
@@ -180,6 +189,7 @@ def test_finding_1_human_match_bot_job_goes_before_bot_only_matches(r, redis_url
 
 def tables_owed(table):
     from games import table as tables
+
     return tables.owed_work(table)
 
 
@@ -193,24 +203,26 @@ def test_finding_1_bot_only_matches_are_capped_bounded_and_can_be_ended(r, redis
     refused = client.post("/v1/games", json=BOTS_ONLY)
     assert refused.status_code == 429 and refused.json["type"].endswith("/too-many-matches")
     assert int(refused.headers["Retry-After"]) > 0
-    assert client.post("/v1/games", json=BOT_VS_HUMAN).status_code == 201          # a human's match: not capped
+    assert client.post("/v1/games", json=BOT_VS_HUMAN).status_code == 201  # a human's match: not capped
     assert client.post("/v1/games", json=BOTS_ONLY, headers=auth(OPERATOR)).status_code == 201
 
     ended = client.post(f"/v1/ops/games/{first}/abandon", headers=auth(OPERATOR))
     assert ended.status_code == 200 and ended.json["status"] == "finished"
-    assert client.post("/v1/games", json=BOTS_ONLY).status_code == 201            # one ended: room for one
+    assert client.post("/v1/games", json=BOTS_ONLY).status_code == 201  # one ended: room for one
     monkeypatch.setenv("REDIS_URL", redis_url)
     assert cli.main(["abandon", second]) == 0 and "abandoned" in capsys.readouterr().out
-    assert cli.main(["abandon", second]) == 1                                     # finished already
+    assert cli.main(["abandon", second]) == 1  # finished already
     for game_id in (first, second):
         report = client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json
         assert report["ok"] and report["checks"]["replay"]["match_result"] == "abandoned", report["first_broken"]
         events = client.get(f"/v1/games/{game_id}/events").json["events"]
         assert [e["data"].get("by") for e in events if e["type"] == "match_abandoned"] == ["operator"]
 
-    for options in ({"game": "sixty-six", "options": {"match_target": 51}},
-                    {"game": "smear", "options": {"match_target": 101}},
-                    {"game": "fifty-six", "options": {"starting_tables": 51}}):
+    for options in (
+        {"game": "sixty-six", "options": {"match_target": 51}},
+        {"game": "smear", "options": {"match_target": 101}},
+        {"game": "fifty-six", "options": {"starting_tables": 51}},
+    ):
         seats = [{"kind": "human"}] * (2 if options["game"] == "sixty-six" else 4)
         too_long = client.post("/v1/games", json={**options, "seats": seats}, headers=auth(OPERATOR))
         assert too_long.status_code in (400, 422), too_long.get_data(as_text=True)
@@ -227,7 +239,7 @@ def test_finding_11_private_matches_and_128_bit_seeds(r, redis_url):
     assert len(code) >= 20 and public["private"] is False and "join_code" not in public
     listed = [g["game_id"] for g in client.get("/v1/games").json["games"]]
     assert listed == [public["game_id"]]
-    assert "join_code" not in client.get(f"/v1/games/{game_id}").json             # shown once
+    assert "join_code" not in client.get(f"/v1/games/{game_id}").json  # shown once
 
     for body in ({"name": "Eve"}, {"name": "Eve", "join_code": code[::-1]}):
         refused = client.post(f"/v1/games/{game_id}/players", json=body)
@@ -238,10 +250,10 @@ def test_finding_11_private_matches_and_128_bit_seeds(r, redis_url):
 
     ops = client.get(f"/v1/ops/games/{game_id}/events", headers=auth(OPERATOR)).json["events"]
     seed = ops[0]["data"]["seed"]
-    assert isinstance(seed, str) and 2**63 <= int(seed) < 2**128           # 128 bits, as digits
+    assert isinstance(seed, str) and 2**63 <= int(seed) < 2**128  # 128 bits, as digits
     assert "join_code_hash" in ops[0]["data"]
     assert not {"seed", "join_code_hash"} & set(client.get(f"/v1/games/{game_id}/events").json["events"][0]["data"])
-    for _ in range(40):   # a deal or more: snapshots of the table with its seed and its join code hash
+    for _ in range(40):  # a deal or more: snapshots of the table with its seed and its join code hash
         run_jobs(redis_url)
         view = client.get(f"/v1/games/{game_id}", headers=auth(claimed.json["token"])).json
         if not view["legal_actions"]:

@@ -1,5 +1,6 @@
 """Finding 3 of the outside review: inputs that gave a 500. Each is a 4xx problem now (or 503 with
 Retry-After while Redis refuses writes), and a refused request stores nothing."""
+
 from __future__ import annotations
 
 import base64
@@ -51,8 +52,9 @@ def nested(depth: int) -> str:
 def test_finding_3_nested_arrays_are_a_400(fresh, r):
     client, game_id, tokens = fresh
     for path in ("/v1/games", f"/v1/games/{game_id}/players", f"/v1/games/{game_id}/actions"):
-        problem = refused_and_nothing_stored(r, lambda path=path: client.post(path, data=nested(3000),
-                                                                   headers={**JSON, **auth(tokens[0])}))
+        problem = refused_and_nothing_stored(
+            r, lambda path=path: client.post(path, data=nested(3000), headers={**JSON, **auth(tokens[0])})
+        )
         assert "JSON" in problem["detail"]
 
 
@@ -63,12 +65,19 @@ def test_finding_3_any_nesting_depth_is_never_a_5xx(app, redis_url, depth, wrap)
     r = redis.Redis.from_url(redis_url)
     r.flushall()
     game_id, tokens = start_match(client, {"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}]})
-    body = {"bare": nested(depth), "name": '{"name": %s}' % nested(depth),
-            "options": '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"x": %s}}'
-                       % nested(depth), "action": '{"type": "play", "card": %s}' % nested(depth)}[wrap]
+    body = {
+        "bare": nested(depth),
+        "name": '{"name": %s}' % nested(depth),
+        "options": '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"x": %s}}'
+        % nested(depth),
+        "action": '{"type": "play", "card": %s}' % nested(depth),
+    }[wrap]
     for path in ("/v1/games", f"/v1/games/{game_id}/players", f"/v1/games/{game_id}/actions"):
-        refused_and_nothing_stored(r, lambda path=path: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}),
-                                   status=(400, 409, 422))
+        refused_and_nothing_stored(
+            r,
+            lambda path=path: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}),
+            status=(400, 409, 422),
+        )
 
 
 SURROGATES = st.sampled_from(["\\ud800", "\\udfff", "a\\udc00b", "\\ud83d", "\\ude00x"])
@@ -84,21 +93,29 @@ def test_finding_3_lone_surrogates_are_a_4xx(app, redis_url, surrogate, where):
     open_game = client.post("/v1/games", json={"game": "sixty-six", "seats": SEATS}).get_json()["game_id"]
     path, body = {
         "name": (f"/v1/games/{open_game}/players", '{"name": "%s"}' % surrogate),
-        "option key": ("/v1/games", '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], '
-                                    '"options": {"%s": 1}}' % surrogate),
-        "option value": ("/v1/games", '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], '
-                                      '"options": {"dealer_rule": "%s"}}' % surrogate),
+        "option key": (
+            "/v1/games",
+            '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], "options": {"%s": 1}}' % surrogate,
+        ),
+        "option value": (
+            "/v1/games",
+            '{"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "human"}], '
+            '"options": {"dealer_rule": "%s"}}' % surrogate,
+        ),
         "seat kind": ("/v1/games", '{"game": "sixty-six", "seats": [{"kind": "%s"}, {"kind": "human"}]}' % surrogate),
         "action": (f"/v1/games/{game_id}/actions", '{"type": "play", "card": "%s"}' % surrogate),
     }[where]
-    refused_and_nothing_stored(r, lambda: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}),
-                               status=(400, 422))
+    refused_and_nothing_stored(
+        r, lambda: client.post(path, data=body, headers={**JSON, **auth(tokens[0])}), status=(400, 422)
+    )
 
 
 def wrong_types(kind: str) -> list:
     """JSON values of another type than the option's (a string of digits for a number, 1 for a boolean)."""
     common = [["x"], {"a": 1}, [1], {}]
-    return common + {"text": [1, True, 2.5], "bool": [1, 0, "true", "yes", None], "int": ["7", "٥", True, 2.5, "x"]}[kind]
+    return (
+        common + {"text": [1, True, 2.5], "bool": [1, 0, "true", "yes", None], "int": ["7", "٥", True, 2.5, "x"]}[kind]
+    )
 
 
 @pytest.mark.parametrize("game", sorted(GAMES))
@@ -123,9 +140,12 @@ def test_finding_3_generated_option_values_are_never_a_5xx(app, redis_url, game,
     r.flushall()
     options, players = GAMES[game]
     names = st.sampled_from([o.name for o in options]) | st.text(max_size=12)
-    scalar = st.none() | st.booleans() | st.integers(-2**70, 2**70) | st.floats() | st.text(max_size=12)
-    values = st.recursive(scalar, lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner,
-                                                                                             max_size=3), max_leaves=6)
+    scalar = st.none() | st.booleans() | st.integers(-(2**70), 2**70) | st.floats() | st.text(max_size=12)
+    values = st.recursive(
+        scalar,
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=4), inner, max_size=3),
+        max_leaves=6,
+    )
     chosen = data.draw(st.dictionaries(names, values, min_size=1, max_size=4))
     body = {"game": game, "seats": [{"kind": "human"}] * players, "options": chosen}
     before = r.dbsize()
@@ -140,15 +160,27 @@ def cursor(position: str) -> str:
     return base64.urlsafe_b64encode(f"f:feed:{position}".encode()).decode().rstrip("=")
 
 
-@pytest.mark.parametrize("position", ["99999999999999999999-1", "1-99999999999999999999", "18446744073709551616-0",
-                                      "18446744073709551615-18446744073709551615",
-                                      "5\n", "٥-0", "5-٥", "5 ", "-1-0"])
+@pytest.mark.parametrize(
+    "position",
+    [
+        "99999999999999999999-1",
+        "1-99999999999999999999",
+        "18446744073709551616-0",
+        "18446744073709551615-18446744073709551615",
+        "5\n",
+        "٥-0",
+        "5-٥",
+        "5 ",
+        "-1-0",
+    ],
+)
 def test_finding_3_feed_cursors_out_of_range_or_not_ascii_digits_are_a_400(app, r, position):
     """`?after=99999999999999999999999-1` and the like gave a 500 (Redis refuses the id); the feed reads
     on from a cursor now, whose position is checked as strictly."""
     client = app.test_client()
-    problem = refused_and_nothing_stored(r, lambda: client.get(f"/v1/ops/feed?cursor={cursor(position)}",
-                                                               headers=auth(OPERATOR)))
+    problem = refused_and_nothing_stored(
+        r, lambda: client.get(f"/v1/ops/feed?cursor={cursor(position)}", headers=auth(OPERATOR))
+    )
     assert problem["errors"][0]["field"] == "cursor"
     for raw in ("99999999999999999999999-1", "5%0A", "%D9%A5"):
         assert client.get(f"/v1/ops/feed?after={raw}", headers=auth(OPERATOR)).status_code == 400
@@ -157,8 +189,9 @@ def test_finding_3_feed_cursors_out_of_range_or_not_ascii_digits_are_a_400(app, 
 
 def test_the_largest_feed_cursor_redis_takes_is_read(app, r):
     client = app.test_client()
-    page = client.get(f"/v1/ops/feed?cursor={cursor('18446744073709551615-18446744073709551614')}",
-                      headers=auth(OPERATOR))
+    page = client.get(
+        f"/v1/ops/feed?cursor={cursor('18446744073709551615-18446744073709551614')}", headers=auth(OPERATOR)
+    )
     assert page.status_code == 200 and page.get_json()["entries"] == []
 
 
@@ -173,10 +206,13 @@ def test_finding_3_writes_while_redis_is_out_of_memory_are_a_503_with_retry_afte
         open_game = client.post("/v1/games", json={"game": "sixty-six", "seats": SEATS}).get_json()["game_id"]
         r = redis.Redis.from_url(server.url)
         r.config_set("maxmemory", 1)  # every write is refused with OOM from now on
-        for send in (lambda: client.post("/v1/games", json={"game": "sixty-six", "seats": SEATS}),
-                     lambda: client.post(f"/v1/games/{open_game}/players", json={"name": "Ana"}),
-                     lambda: client.post(f"/v1/games/{game_id}/actions", json=views[seat]["legal_actions"][0],
-                                         headers=auth(tokens[seat]))):
+        for send in (
+            lambda: client.post("/v1/games", json={"game": "sixty-six", "seats": SEATS}),
+            lambda: client.post(f"/v1/games/{open_game}/players", json={"name": "Ana"}),
+            lambda: client.post(
+                f"/v1/games/{game_id}/actions", json=views[seat]["legal_actions"][0], headers=auth(tokens[seat])
+            ),
+        ):
             before = {key: r.xlen(key) for key in r.keys("*") if r.type(key) == b"stream"}
             response = send()
             assert response.status_code == 503, response.get_data(as_text=True)

@@ -1,6 +1,7 @@
 """Metrics and logs after real traffic, in one process (the default Prometheus registry): request
 latency, events by type, conflicts, idempotent replays, bot decision time, queue depth and failed jobs;
 and a whole match whose every log line is scanned for hands, decks, salts and tokens."""
+
 from __future__ import annotations
 
 import io
@@ -35,16 +36,16 @@ def value(found: dict, name: str, **labels) -> float:
 
 def total(found: dict, name: str, **labels) -> float:
     """The sum over every sample of `name` whose labels include these."""
-    return sum(v for (n, ls), v in found.items()
-               if n == name and all((k, str(val)) in ls for k, val in labels.items()))
+    return sum(v for (n, ls), v in found.items() if n == name and all((k, str(val)) in ls for k, val in labels.items()))
 
 
 def test_metrics_after_real_traffic(r, redis_url):
     app = make_app(redis_url)
     client = app.test_client()
     before = samples(client)
-    created = client.post("/v1/games", json={"game": "sixty-six", "seats": [
-        {"kind": "human"}, {"kind": "bot", "level": "basic"}]})
+    created = client.post(
+        "/v1/games", json={"game": "sixty-six", "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+    )
     game_id = created.json["game_id"]
     token = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"}).json["token"]
     run_jobs(redis_url)
@@ -120,7 +121,10 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
                 burst(worker, logging_level="DEBUG")
                 continue
             t, v = movers[0]
-            assert client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code == 201
+            assert (
+                client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code
+                == 201
+            )
         assert views[0]["status"] == "finished"
         client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[1]))
         client.get(f"/v1/ops/games/{game_id}/events?limit=500", headers=auth(OPERATOR))
@@ -136,10 +140,13 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
     assert len(lines) > 100
     requests = [line for line in lines if line["msg"] == "request"]
     assert requests and all("request_id" in line for line in requests)
-    assert any(line.get("game_id") == game_id and line.get("seat") == 1 and line["route"].endswith("/actions")
-               for line in requests)
-    assert any(line.get("job_id", "").startswith("advance-" + game_id) and line.get("game_id") == game_id
-               for line in lines)
+    assert any(
+        line.get("game_id") == game_id and line.get("seat") == 1 and line["route"].endswith("/actions")
+        for line in requests
+    )
+    assert any(
+        line.get("job_id", "").startswith("advance-" + game_id) and line.get("game_id") == game_id for line in lines
+    )
     assert any(line["msg"] == "appended" and line.get("types") for line in lines)
 
     secrets = list(tokens) + [ticket, OPERATOR]
@@ -159,7 +166,14 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
 
 
 def test_a_token_in_a_message_is_masked():
-    record = logging.LogRecord("x", logging.INFO, __file__, 1, "got %s and %s", (
-        "0123456789abcdef.Xy0123456789012345678901234567890123456789", "Bearer sEcReT"), None)
+    record = logging.LogRecord(
+        "x",
+        logging.INFO,
+        __file__,
+        1,
+        "got %s and %s",
+        ("0123456789abcdef.Xy0123456789012345678901234567890123456789", "Bearer sEcReT"),
+        None,
+    )
     line = json.loads(logformat.JsonFormatter().format(record))
     assert line["msg"] == "got [redacted] and Bearer [redacted]"

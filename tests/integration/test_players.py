@@ -1,6 +1,7 @@
 """Players over HTTP (the Flask test client, a real Redis, real rq jobs): two players register and play
 each other by key, one resumes the seat on a third client with the key alone, and their history,
 profiles and the leaderboard follow the match; the players' routes refuse what they must."""
+
 from __future__ import annotations
 
 import logging
@@ -9,8 +10,11 @@ import random
 from app.logformat import JsonFormatter
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs
 
-MATCH = {"game": "sixty-six", "options": {"match_target": 1, "first_dealer": 0},
-         "seats": [{"kind": "human"}, {"kind": "human"}]}
+MATCH = {
+    "game": "sixty-six",
+    "options": {"match_target": 1, "first_dealer": 0},
+    "seats": [{"kind": "human"}, {"kind": "human"}],
+}
 
 
 def _register(client, name: str) -> tuple[str, str]:
@@ -29,8 +33,9 @@ def _move(client, redis_url: str, game_id: str, tokens: dict[int, str], rng: ran
     assert view["to_act"], (view["status"], view["version"], view.get("phase"), list(view))
     seat = view["to_act"][0]
     mine = client.get(f"/v1/games/{game_id}", headers=auth(tokens[seat])).json
-    played = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(mine["legal_actions"]),
-                         headers=auth(tokens[seat]))
+    played = client.post(
+        f"/v1/games/{game_id}/actions", json=rng.choice(mine["legal_actions"]), headers=auth(tokens[seat])
+    )
     assert played.status_code == 201, played.json
     return True
 
@@ -66,10 +71,10 @@ def test_two_players_play_by_key_and_one_resumes_the_seat_on_a_third_client(r, r
     assert third_client.post(f"/v1/games/{game_id}/seats/0/resume", headers=auth("pk_nobody")).status_code == 401
     assert third_client.post(f"/v1/games/{game_id}/seats/0/resume", headers=auth(tokens[0])).status_code == 401
 
-    tokens[0] = resumed.json["token"]          # Ana plays on from the third client
+    tokens[0] = resumed.json["token"]  # Ana plays on from the third client
     while _move(third_client, redis_url, game_id, tokens, rng):
         pass
-    run_jobs(redis_url)                         # the match's end: the projection job
+    run_jobs(redis_url)  # the match's end: the projection job
     final = third_client.get(f"/v1/games/{game_id}").json
     assert final["status"] == "finished"
     winner = final["winner"][0]
@@ -84,17 +89,23 @@ def test_two_players_play_by_key_and_one_resumes_the_seat_on_a_third_client(r, r
         assert item["own"]["seats"] == [seat] and item["own"]["rated"]
         assert item["own"]["outcome"] == ("won" if seat == winner else "lost")
         assert item["own"]["rating_before"] == 1500
-        assert item["own"]["rating_after"] == (1662 if seat == winner else 1338)   # test_projections' step 1
+        assert item["own"]["rating_after"] == (1662 if seat == winner else 1338)  # test_projections' step 1
         profile = third_client.get(f"/v1/players/{player}").json
-        assert profile["ratings"] == [{"game": "sixty-six", "rating": item["own"]["rating_after"],
-                                       "deviation": 290, "matches": 1}]
+        assert profile["ratings"] == [
+            {"game": "sixty-six", "rating": item["own"]["rating_after"], "deviation": 290, "matches": 1}
+        ]
     assert third_client.get("/v1/players/me/seats", headers=auth(ana_key)).json == {"seats": []}  # over
 
     board = third_client.get("/v1/leaderboards/sixty-six", headers=auth(ana_key))
     assert board.status_code == 200
-    assert board.json["entries"] == [] and board.json["min_matches"] == 10       # one match: below the threshold
-    assert board.json["me"] == {"player_id": ana, "rank": None, "matches": 1, "deviation": 290,
-                                "rating": 1662 if winner == 0 else 1338}
+    assert board.json["entries"] == [] and board.json["min_matches"] == 10  # one match: below the threshold
+    assert board.json["me"] == {
+        "player_id": ana,
+        "rank": None,
+        "matches": 1,
+        "deviation": 290,
+        "rating": 1662 if winner == 0 else 1338,
+    }
     assert third_client.get("/v1/leaderboards/sixty-six").json["me"] is None
 
     # The keys are in no event, view, answer or log line; the events carry the player ids.
@@ -102,7 +113,10 @@ def test_two_players_play_by_key_and_one_resumes_the_seat_on_a_third_client(r, r
     text = events.get_data(as_text=True)
     claims = [e for e in events.json["events"] if e["type"] in ("seat_claimed", "seat_resumed")]
     assert [(e["type"], e["data"]["player_id"]) for e in claims] == [
-        ("seat_claimed", ana), ("seat_claimed", bo), ("seat_resumed", ana)]
+        ("seat_claimed", ana),
+        ("seat_claimed", bo),
+        ("seat_resumed", ana),
+    ]
     # The audit replays the claims by key and the resume like every other step.
     assert third_client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR)).json["ok"]
     # Every log line as the service writes it (JSON, with the request's path and context).
@@ -134,8 +148,9 @@ def test_the_players_routes_refuse_bad_input(r, redis_url):
     assert client.get("/v1/leaderboards/smear?limit=101").status_code == 400
     game_id = client.post("/v1/games", json=MATCH).json["game_id"]
     # A claim with a key nobody holds is refused (and takes no seat); the operator's token claims as a guest.
-    assert client.post(f"/v1/games/{game_id}/players", json={"name": "Eve"},
-                       headers=auth("pk_nobody")).status_code == 401
+    assert (
+        client.post(f"/v1/games/{game_id}/players", json={"name": "Eve"}, headers=auth("pk_nobody")).status_code == 401
+    )
     guest = client.post(f"/v1/games/{game_id}/players", json={"name": "Eve"}, headers=auth(OPERATOR))
     assert guest.status_code == 201 and guest.json["view"]["players"][0]["player_id"] is None
     assert client.post(f"/v1/games/{game_id}/seats/0/resume", headers=auth(key)).status_code == 409
@@ -146,4 +161,4 @@ def test_the_players_routes_refuse_bad_input(r, redis_url):
 def test_registering_is_rate_limited_per_address_apart_from_creating_matches(r, redis_url):
     client = make_app(redis_url, rate_limits_enabled=True, rate_limit_create="2/minute").test_client()
     assert [client.post("/v1/players", json={"name": "P"}).status_code for _ in range(3)] == [201, 201, 429]
-    assert client.post("/v1/games", json=MATCH).status_code == 201       # another count
+    assert client.post("/v1/games", json=MATCH).status_code == 201  # another count

@@ -5,6 +5,7 @@ on a real Redis (events/store.py) and in memory (events/memory.py), the job queu
 The unit tests of the use cases run on the in-memory ones (tests/unit/test_matches.py); this suite is
 what makes them stand for Redis and rq: whatever the use cases rely on is checked here on both.
 """
+
 from __future__ import annotations
 
 import socket
@@ -55,12 +56,17 @@ def store(request):
 
 # Appending and reading.
 
+
 def test_appends_number_events_from_one_and_read_back(store):
-    assert store.append("g1", [ev("match_created", None, a=1), ev("seat_claimed", 0)], 0, at=AT) \
-        == AppendResult(1, 2, replayed=False)
+    assert store.append("g1", [ev("match_created", None, a=1), ev("seat_claimed", 0)], 0, at=AT) == AppendResult(
+        1, 2, replayed=False
+    )
     assert store.append("g1", [ev("bid", 1, n=60)], 2, at=AT) == AppendResult(3, 3, replayed=False)
-    assert store.read("g1") == [StoredEvent(1, "match_created", None, {"a": 1}, AT),
-                                StoredEvent(2, "seat_claimed", 0, {}, AT), StoredEvent(3, "bid", 1, {"n": 60}, AT)]
+    assert store.read("g1") == [
+        StoredEvent(1, "match_created", None, {"a": 1}, AT),
+        StoredEvent(2, "seat_claimed", 0, {}, AT),
+        StoredEvent(3, "bid", 1, {"n": 60}, AT),
+    ]
     assert store.version("g1") == 3 and store.exists("g1")
 
 
@@ -89,8 +95,10 @@ def test_a_game_id_outside_the_key_alphabet_is_refused(store, bad_id):
         store.read(bad_id)
 
 
-@pytest.mark.parametrize("events, expected", [([], 0), ([ev()], -1), ([ev()], True), ([ev()], "0"),
-                                              ([{"type": ""}], 0), ([{"type": "x", "data": []}], 0)])
+@pytest.mark.parametrize(
+    "events, expected",
+    [([], 0), ([ev()], -1), ([ev()], True), ([ev()], "0"), ([{"type": ""}], 0), ([{"type": "x", "data": []}], 0)],
+)
 def test_bad_appends_are_refused_before_anything_is_written(store, events, expected):
     with pytest.raises(ValueError):
         store.append("g1", events, expected)
@@ -98,6 +106,7 @@ def test_bad_appends_are_refused_before_anything_is_written(store, events, expec
 
 
 # Optimistic concurrency.
+
 
 def test_a_stale_expected_version_conflicts_and_writes_nothing(store):
     store.append("g1", [ev(), ev()], 0)
@@ -119,13 +128,15 @@ def test_a_new_game_is_at_version_zero(store):
 
 # Idempotency.
 
+
 def test_a_retry_with_its_key_is_answered_from_its_record(store):
     store.append("g1", [ev()], 0)
     first = store.append("g1", [ev(n=1), ev(n=2)], 1, idempotency_key="k-1", fingerprint="f")
     assert first == AppendResult(2, 3, replayed=False)
     # The retry's expected version is stale by now: its own first success moved the game on.
-    assert store.append("g1", [ev(n=1), ev(n=2)], 1, idempotency_key="k-1", fingerprint="f") \
-        == AppendResult(2, 3, replayed=True)
+    assert store.append("g1", [ev(n=1), ev(n=2)], 1, idempotency_key="k-1", fingerprint="f") == AppendResult(
+        2, 3, replayed=True
+    )
     assert store.version("g1") == 3
     record = store.idempotent_result("g1", "k-1")
     assert (record.result, record.fingerprint) == (AppendResult(2, 3, replayed=True), "f")
@@ -161,6 +172,7 @@ def test_an_idempotency_key_outside_printable_ascii_is_refused(store, key):
 
 # The throttle: a writer's rate, checked in the append.
 
+
 def test_the_throttle_refuses_a_write_beyond_its_rate_and_writes_nothing(store):
     seat = Throttle("seat:0", 2, 3600)
     store.append("g1", [ev()], 0, throttle=seat)
@@ -170,7 +182,7 @@ def test_the_throttle_refuses_a_write_beyond_its_rate_and_writes_nothing(store):
     assert 0 < throttled.value.retry_after_s <= 1800
     assert store.version("g1") == 2
     store.append("g1", [ev()], 2, throttle=Throttle("seat:1", 2, 3600))  # another writer's own rate
-    store.append("g2", [ev()], 0, throttle=seat)                         # and another game's
+    store.append("g2", [ev()], 0, throttle=seat)  # and another game's
 
 
 def test_a_retry_is_answered_before_the_throttle(store):
@@ -190,6 +202,7 @@ def test_an_append_that_conflicts_still_uses_up_its_rate(store):
 
 
 # The hash chain and loading.
+
 
 def test_each_entry_chains_onto_the_one_before(store):
     first = store.append("g1", [ev(n=1), ev(n=2)], 0, at=AT)
@@ -231,10 +244,16 @@ def test_a_load_from_a_known_entry_brings_only_what_follows_it(store):
 
 # Meta and the lobby.
 
+
 def test_the_first_append_records_the_creation_time_and_meta_fields_follow(store):
     store.append("g1", [ev()], 0, at=AT, meta={"status": "waiting", "game": "smear", "players": "4"})
-    assert store.meta("g1") == {"created": AT, "created_ms": str(AT_MS), "status": "waiting", "game": "smear",
-                                "players": "4"}
+    assert store.meta("g1") == {
+        "created": AT,
+        "created_ms": str(AT_MS),
+        "status": "waiting",
+        "game": "smear",
+        "players": "4",
+    }
     store.append("g1", [ev()], 1, at="2026-12-01T00:00:00Z", meta={"status": "active"})
     store.append("g1", [ev()], 2)
     assert store.meta("g1")["created"] == AT and store.meta("g1")["status"] == "active"
@@ -285,21 +304,30 @@ def test_lobby_after_pages_through_ties_without_losing_any(store):
 
 
 def test_lobby_arguments_are_checked(store):
-    for call in (lambda: store.lobby("lost", 0, 1), lambda: store.lobby("waiting", -1, 1),
-                 lambda: store.lobby("waiting", 0, 0), lambda: store.lobby_after("lost", None, 1)):
+    for call in (
+        lambda: store.lobby("lost", 0, 1),
+        lambda: store.lobby("waiting", -1, 1),
+        lambda: store.lobby("waiting", 0, 0),
+        lambda: store.lobby_after("lost", None, 1),
+    ):
         with pytest.raises(ValueError):
             call()
 
 
 # The operators' feed.
 
+
 def test_the_feed_lists_every_appended_event_in_order(store):
     store.append("g1", [ev("match_created", None), ev("seat_claimed")], 0)
     store.append("g2", [ev("match_created", None)], 0)
     store.append("g1", [ev("bid")], 2)
     feed = store.feed()
-    assert [(e.game_id, e.version, e.type) for e in feed] == [("g1", 1, "match_created"), ("g1", 2, "seat_claimed"),
-                                                             ("g2", 1, "match_created"), ("g1", 3, "bid")]
+    assert [(e.game_id, e.version, e.type) for e in feed] == [
+        ("g1", 1, "match_created"),
+        ("g1", 2, "seat_claimed"),
+        ("g2", 1, "match_created"),
+        ("g1", 3, "bid"),
+    ]
     assert [(e.game_id, e.version) for e in store.feed(after=feed[1].id, count=1)] == [("g2", 1)]
     assert store.feed(after=feed[-1].id) == []
     with pytest.raises(ValueError):
@@ -308,13 +336,19 @@ def test_the_feed_lists_every_appended_event_in_order(store):
 
 # The audit, the export and the import (app/audit.py).
 
+
 def _played_match(store) -> str:
     """A Smear match of bots, played to its end through the use cases on this store."""
     jobs = InMemoryJobQueue()
     matches = Matches(store, jobs)
     game_id = matches.create_match("smear", {}, [{"kind": "bot"}] * 4, seed=11).game_id
-    jobs.run_all(lambda job: matches.advance(job.game_id, job.version) if job.kind == "advance"
-                 else matches.bot_turn(job.game_id, job.version, job.seat))
+    jobs.run_all(
+        lambda job: (
+            matches.advance(job.game_id, job.version)
+            if job.kind == "advance"
+            else matches.bot_turn(job.game_id, job.version, job.seat)
+        )
+    )
     return game_id
 
 
@@ -341,8 +375,15 @@ def test_an_export_imports_as_it_was_and_only_once(store):
     assert audit.audit_game(store, game_id)["ok"]
 
 
-@pytest.mark.parametrize("entries", [[], [RawEntry(0, "{}", None, "0" * 40)], [RawEntry(1, "{}", None, "xyz")],
-                                     [RawEntry(2, "{}", None, "0" * 40), RawEntry(1, "{}", None, "0" * 40)]])
+@pytest.mark.parametrize(
+    "entries",
+    [
+        [],
+        [RawEntry(0, "{}", None, "0" * 40)],
+        [RawEntry(1, "{}", None, "xyz")],
+        [RawEntry(2, "{}", None, "0" * 40), RawEntry(1, "{}", None, "0" * 40)],
+    ],
+)
 def test_an_import_of_entries_out_of_shape_is_refused(store, entries):
     with pytest.raises(ValueError):
         store.import_entries("g1", entries)
@@ -352,21 +393,33 @@ def test_an_import_of_entries_out_of_shape_is_refused(store, entries):
 # Both stores, the same operations: the same answers (hypothesis draws the operations).
 
 GAMES = ["g1", "g2"]
-SEAT = Throttle("seat:0", 1, 3600)   # one write an hour: the second within the test is refused
+SEAT = Throttle("seat:0", 1, 3600)  # one write an hour: the second within the test is refused
 appends = st.tuples(
-    st.just("append"), st.sampled_from(GAMES),
+    st.just("append"),
+    st.sampled_from(GAMES),
     st.lists(st.tuples(st.sampled_from(["play", "bid", "dealt"]), st.integers(0, 3)), min_size=1, max_size=3),
-    st.sampled_from([0, 0, 0, 0, -1, 1, -9]), st.sampled_from([None, "k1", "k2"]), st.sampled_from([None, "f1", "f2"]),
-    st.sampled_from([None, "waiting", "active", "finished"]), st.sampled_from([AT, "2026-11-30T03:04:06Z"]),
-    st.booleans(), st.sampled_from([None, SEAT]))
+    st.sampled_from([0, 0, 0, 0, -1, 1, -9]),
+    st.sampled_from([None, "k1", "k2"]),
+    st.sampled_from([None, "f1", "f2"]),
+    st.sampled_from([None, "waiting", "active", "finished"]),
+    st.sampled_from([AT, "2026-11-30T03:04:06Z"]),
+    st.booleans(),
+    st.sampled_from([None, SEAT]),
+)
 reads = st.one_of(
     st.tuples(st.just("read"), st.sampled_from(GAMES), st.integers(0, 7), st.sampled_from([None, 1, 3])),
     st.tuples(st.just("load_since"), st.sampled_from(GAMES), st.sampled_from([None, 1, 2, 5]), st.booleans()),
     st.tuples(st.just("idempotent_result"), st.sampled_from(GAMES), st.sampled_from(["k1", "k2"])),
-    st.tuples(st.just("lobby"), st.sampled_from(["waiting", "active", "finished"]), st.integers(0, 3),
-              st.integers(1, 3)),
-    st.tuples(st.just("lobby_after"), st.sampled_from(["waiting", "active", "finished"]),
-              st.sampled_from([None, (AT_MS, "g2"), (AT_MS, "g9"), (AT_MS + 1000, "g1")]), st.integers(1, 3)))
+    st.tuples(
+        st.just("lobby"), st.sampled_from(["waiting", "active", "finished"]), st.integers(0, 3), st.integers(1, 3)
+    ),
+    st.tuples(
+        st.just("lobby_after"),
+        st.sampled_from(["waiting", "active", "finished"]),
+        st.sampled_from([None, (AT_MS, "g2"), (AT_MS, "g9"), (AT_MS + 1000, "g1")]),
+        st.integers(1, 3),
+    ),
+)
 
 
 def _observe(store, op) -> object:
@@ -383,10 +436,17 @@ def _answer(store, op) -> object:
         # Mostly the current version, sometimes a stale one, one ahead, or a negative one (refused).
         game_id, events, offset, key, fingerprint, status, at, snapshot, throttle = args
         expected = store.version(game_id) + offset
-        return store.append(game_id, [ev(t, 0, n=n) for t, n in events], expected, idempotency_key=key,
-                            fingerprint=fingerprint if key else None, at=at, throttle=throttle,
-                            meta={"status": status} if status else None,
-                            snapshot=("e1", {"events": len(events)}) if snapshot else None)
+        return store.append(
+            game_id,
+            [ev(t, 0, n=n) for t, n in events],
+            expected,
+            idempotency_key=key,
+            fingerprint=fingerprint if key else None,
+            at=at,
+            throttle=throttle,
+            meta={"status": status} if status else None,
+            snapshot=("e1", {"events": len(events)}) if snapshot else None,
+        )
     if kind == "read":
         return [(e, e.hash) for e in store.read(args[0], after=args[1], limit=args[2])]
     if kind == "load_since":
@@ -418,6 +478,7 @@ def test_both_stores_answer_every_sequence_of_operations_alike(r, ops):
 
 # The job queue.
 
+
 class RqHarness:
     def __init__(self, r: redis.Redis):
         self.r = r
@@ -431,7 +492,7 @@ class RqHarness:
         FailedJobRegistry(queue=self.queue.queue).add(failed, exc_string="ZeroDivisionError")
 
     def unreachable(self) -> RqJobQueue:
-        with socket.socket() as s:   # a loopback port nobody listens on
+        with socket.socket() as s:  # a loopback port nobody listens on
             s.bind(("127.0.0.1", 0))
             port = s.getsockname()[1]
         return RqJobQueue(redis.Redis(host="127.0.0.1", port=port, retry=None), "contract")
@@ -465,9 +526,13 @@ def test_a_job_is_queued_once_per_kind_game_version_and_seat(harness):
     queue = harness.queue
     assert queue.enqueue([BOT, ADVANCE]) == 2
     assert queue.enqueue([BOT]) == 0
-    assert queue.enqueue([Job("bot", "g1", 3, 1, delay_s=5.0)]) == 0   # the delay is not part of it
-    assert queue.enqueue([Job("bot", "g1", 3, 2), Job("bot", "g1", 4, 1), Job("bot", "g2", 3, 1),
-                          Job("timeout", "g1", 3, 1)]) == 4
+    assert queue.enqueue([Job("bot", "g1", 3, 1, delay_s=5.0)]) == 0  # the delay is not part of it
+    assert (
+        queue.enqueue(
+            [Job("bot", "g1", 3, 2), Job("bot", "g1", 4, 1), Job("bot", "g2", 3, 1), Job("timeout", "g1", 3, 1)]
+        )
+        == 4
+    )
     assert queue.depths() == {"queued": 6, "started": 0, "scheduled": 0, "deferred": 0, "failed": 0}
 
 
@@ -490,7 +555,7 @@ def test_repair_queues_a_failed_job_again(harness):
     queue.enqueue([BOT])
     harness.fail(BOT)
     assert queue.depths() == {"queued": 0, "started": 0, "scheduled": 0, "deferred": 0, "failed": 1}
-    assert queue.enqueue([BOT]) == 0   # a failed job still holds its id against a plain enqueue
+    assert queue.enqueue([BOT]) == 0  # a failed job still holds its id against a plain enqueue
     assert queue.repair([BOT]) == 1
     assert queue.depths() == {"queued": 1, "started": 0, "scheduled": 0, "deferred": 0, "failed": 0}
     assert queue.repair([BOT]) == 0

@@ -1,14 +1,20 @@
 """A repository's held states: it folds only the events after the state it holds, and never serves a
 state whose history is no longer the stored one."""
+
 from __future__ import annotations
 
 from events.repository import Folding, Repository
 from events.store import EventStore
 
 # A minimal aggregate: (version, types of its events so far).
-LOG = Folding(evolve=lambda s, e: (s[0] + 1, s[1] + (e["type"],)) if s else (1, (e["type"],)),
-              dump=lambda s: {"v": s[0], "t": list(s[1])}, load=lambda d: (d["v"], tuple(d["t"])),
-              version_of=lambda s: s[0], is_snapshot_point=lambda e: e["type"] == "dealt", engine_version="e1")
+LOG = Folding(
+    evolve=lambda s, e: (s[0] + 1, s[1] + (e["type"],)) if s else (1, (e["type"],)),
+    dump=lambda s: {"v": s[0], "t": list(s[1])},
+    load=lambda d: (d["v"], tuple(d["t"])),
+    version_of=lambda s: s[0],
+    is_snapshot_point=lambda e: e["type"] == "dealt",
+    engine_version="e1",
+)
 
 
 def ev(kind: str) -> dict:
@@ -55,11 +61,11 @@ def test_events_read_elsewhere_are_folded_onto_the_held_state_when_they_chain_on
     a, b = Repository(store, LOG), Repository(store, LOG)
     _, first = a.save("g1", None, [ev("created"), ev("dealt")])
     b.save("g1", b.get("g1"), [ev("played"), ev("played")])
-    read = store.read("g1", after=2)                               # what the API's hub reads
+    read = store.read("g1", after=2)  # what the API's hub reads
     a.extend("g1", read, first.head_hash)
     assert a.held("g1") == (4, ("created", "dealt", "played", "played")) == b.get("g1")
     b.save("g1", b.get("g1"), [ev("taken")])
-    assert a.get("g1") == (5, ("created", "dealt", "played", "played", "taken"))   # on from the held state
+    assert a.get("g1") == (5, ("created", "dealt", "played", "played", "taken"))  # on from the held state
 
 
 def test_events_that_do_not_follow_the_held_state_are_not_folded(r):
@@ -67,8 +73,8 @@ def test_events_that_do_not_follow_the_held_state_are_not_folded(r):
     a, b = Repository(store, LOG), Repository(store, LOG)
     _, first = a.save("g1", None, [ev("created"), ev("dealt")])
     b.save("g1", b.get("g1"), [ev("played"), ev("played")])
-    a.extend("g1", store.read("g1", after=3), first.head_hash)     # a gap: version 3 is missing
-    a.extend("g1", store.read("g1", after=2), None)                # unchecked
-    a.extend("g1", store.read("g1", after=2), "0" * 40)            # another history
+    a.extend("g1", store.read("g1", after=3), first.head_hash)  # a gap: version 3 is missing
+    a.extend("g1", store.read("g1", after=2), None)  # unchecked
+    a.extend("g1", store.read("g1", after=2), "0" * 40)  # another history
     assert a.held("g1") == (2, ("created", "dealt"))
     Repository(store, LOG).extend("g1", store.read("g1", after=2), first.head_hash)  # holds nothing: no-op

@@ -1,4 +1,5 @@
 """Redis goes away and comes back: 503 with Retry-After meanwhile, nothing acknowledged is lost."""
+
 from __future__ import annotations
 
 import random
@@ -36,16 +37,20 @@ def test_outage_gives_503_and_the_service_recovers_without_losing_moves(own_redi
             if view["status"] == "finished":
                 return
             if view["legal_actions"]:
-                response = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(view["legal_actions"]), headers=auth(token))
+                response = client.post(
+                    f"/v1/games/{game_id}/actions", json=rng.choice(view["legal_actions"]), headers=auth(token)
+                )
                 assert response.status_code == 201
                 acknowledged.append(response.json["version"])
 
     play_some(6)
     own_redis.stop()
-    for response in (client.get(f"/v1/games/{game_id}", headers=auth(token)),
-                     client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(token)),
-                     client.post("/v1/games", json=body),
-                     client.get("/readyz")):
+    for response in (
+        client.get(f"/v1/games/{game_id}", headers=auth(token)),
+        client.post(f"/v1/games/{game_id}/actions", json={"type": "draw"}, headers=auth(token)),
+        client.post("/v1/games", json=body),
+        client.get("/readyz"),
+    ):
         assert response.status_code == 503, response.get_data(as_text=True)
         assert response.content_type == "application/problem+json"
         assert int(response.headers["Retry-After"]) > 0

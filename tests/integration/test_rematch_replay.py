@@ -1,6 +1,7 @@
 """A finished match's rematch and replay over HTTP, on a real Redis with the jobs run by a real rq worker:
 the rematch links both matches and seats the same players; a replay at every version equals the fold of
 the log up to that version with every hand shown; a running match has neither (409)."""
+
 from __future__ import annotations
 
 import random
@@ -14,10 +15,16 @@ from games.replay import fold
 from tests.support.talon import OPERATOR, auth, make_app, run_jobs, start_match
 
 # A short match: one game point wins Sixty-Six, so one deal ends it.
-SHORT = {"game": "sixty-six", "options": {"first_dealer": 0, "match_target": 1},
-         "seats": [{"kind": "human"}, {"kind": "human"}]}
-WITH_BOT = {"game": "sixty-six", "options": {"first_dealer": 1, "match_target": 1, "turn_timeout_s": 600},
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}]}
+SHORT = {
+    "game": "sixty-six",
+    "options": {"first_dealer": 0, "match_target": 1},
+    "seats": [{"kind": "human"}, {"kind": "human"}],
+}
+WITH_BOT = {
+    "game": "sixty-six",
+    "options": {"first_dealer": 1, "match_target": 1, "turn_timeout_s": 600},
+    "seats": [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+}
 
 
 @pytest.fixture
@@ -37,8 +44,9 @@ def play_to_the_end(client, redis_url, game_id: str, tokens: list[str], seed: in
         for token in tokens:
             mine = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
             if mine["legal_actions"]:
-                posted = client.post(f"/v1/games/{game_id}/actions", json=rng.choice(mine["legal_actions"]),
-                                     headers=auth(token))
+                posted = client.post(
+                    f"/v1/games/{game_id}/actions", json=rng.choice(mine["legal_actions"]), headers=auth(token)
+                )
                 assert posted.status_code == 201, posted.json
                 break
     raise AssertionError("the match did not finish")
@@ -52,19 +60,24 @@ def finished_match(client, redis_url, body: dict = SHORT) -> tuple[str, list[str
 
 # -- rematch -----------------------------------------------------------------------------------------------
 
+
 def test_the_rematch_of_a_private_match_is_private_with_the_same_join_code(client, redis_url, r):
     created = client.post("/v1/games", json={**SHORT, "private": True})
     game_id, code = created.json["game_id"], created.json["join_code"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name, "join_code": code}).json["token"]
-              for name in ("Ana", "Bo")]
+    tokens = [
+        client.post(f"/v1/games/{game_id}/players", json={"name": name, "join_code": code}).json["token"]
+        for name in ("Ana", "Bo")
+    ]
     play_to_the_end(client, redis_url, game_id, tokens)
     rematch = client.post(f"/v1/games/{game_id}/rematch", headers=auth(tokens[0])).json
     assert rematch["view"]["private"] is True
-    listed = [g["game_id"] for status in ("waiting", "active")
-              for g in client.get(f"/v1/games?status={status}").json["games"]]
+    listed = [
+        g["game_id"] for status in ("waiting", "active") for g in client.get(f"/v1/games?status={status}").json["games"]
+    ]
     assert rematch["game_id"] not in listed
     refused = client.post(f"/v1/games/{rematch['game_id']}/players", json={"name": "Eve"})
     assert refused.status_code in (403, 409), refused.json
+
 
 def test_a_rematch_links_both_matches_and_seats_the_same_players(client, redis_url, r):
     game_id, (ana, bo) = finished_match(client, redis_url)
@@ -79,7 +92,10 @@ def test_a_rematch_links_both_matches_and_seats_the_same_players(client, redis_u
     # Bo is seated, Ana's seat is kept for her: the rematch waits for her.
     new = first.json["view"]
     assert new["rematch_of"] == game_id and new["status"] == "waiting" and new["seat"] == 1
-    assert [(p["name"], p["claimed"], p["reserved"]) for p in new["players"]] == [(None, False, True), ("Bo", True, False)]
+    assert [(p["name"], p["claimed"], p["reserved"]) for p in new["players"]] == [
+        (None, False, True),
+        ("Bo", True, False),
+    ]
     # The same options, the first dealer moved on by one.
     assert new["options"] == {**old["options"], "first_dealer": 1}
 
@@ -111,8 +127,11 @@ def test_a_rematch_links_both_matches_and_seats_the_same_players(client, redis_u
     # Asking again (an answer lost on the way) gives the same seat and token, and changes nothing.
     version = client.get(f"/v1/games/{new_id}").json["version"]
     again = client.post(f"/v1/games/{game_id}/rematch", headers=auth(bo))
-    assert again.status_code == 200 and (again.json["game_id"], again.json["seat"], again.json["token"]) == \
-        (new_id, 1, bo_new)
+    assert again.status_code == 200 and (again.json["game_id"], again.json["seat"], again.json["token"]) == (
+        new_id,
+        1,
+        bo_new,
+    )
     assert client.get(f"/v1/games/{new_id}").json["version"] == version
 
     # Both logs pass the audit: the offer after the match's end, the reserved seats' claims.
@@ -132,8 +151,10 @@ def test_a_rematch_against_a_bot_starts_at_once_with_the_same_bot(client, redis_
     view = made.json["view"]
     assert view["status"] == "active" and view["options"]["first_dealer"] == 0
     assert view["options"]["turn_timeout_s"] == 600 and view["options"]["match_target"] == 1
-    assert [(p["kind"], p["level"], p["name"]) for p in view["players"]] == \
-        [("human", None, "Ana"), ("bot", "random", "Bot 1 (random)")]
+    assert [(p["kind"], p["level"], p["name"]) for p in view["players"]] == [
+        ("human", None, "Ana"),
+        ("bot", "random", "Bot 1 (random)"),
+    ]
 
 
 def test_a_rematch_is_for_the_seats_of_a_finished_match(client, redis_url):
@@ -157,6 +178,7 @@ def test_two_seats_asking_at_once_make_one_rematch(redis_url, r):
     rematch the other made."""
     from app import bootstrap
     from app.settings import Settings
+
     application = bootstrap.build(Settings(redis_url=redis_url), client=r)
     client = make_app(redis_url).test_client()
     game_id, (ana, bo) = finished_match(client, redis_url)
@@ -169,6 +191,7 @@ def test_two_seats_asking_at_once_make_one_rematch(redis_url, r):
     def table_once_stale(gid):
         calls.append(gid)
         return stale if len(calls) == 1 else original(gid)
+
     application.matches.table = table_once_stale
     second = application.rematches.rematch(game_id, bo)
     assert second.table.game_id == first.table.game_id and not second.created and first.created
@@ -177,14 +200,27 @@ def test_two_seats_asking_at_once_make_one_rematch(redis_url, r):
 
 # -- replay ------------------------------------------------------------------------------------------------
 
-@pytest.mark.parametrize("body", [
-    SHORT,
-    {"game": "smear", "options": {"first_dealer": 0, "match_target": 5}, "seats": [
-        {"kind": "human"}, {"kind": "bot", "level": "basic"}, {"kind": "human"}, {"kind": "bot", "level": "basic"}]},
-], ids=["sixty-six", "smear"])
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        SHORT,
+        {
+            "game": "smear",
+            "options": {"first_dealer": 0, "match_target": 5},
+            "seats": [
+                {"kind": "human"},
+                {"kind": "bot", "level": "basic"},
+                {"kind": "human"},
+                {"kind": "bot", "level": "basic"},
+            ],
+        },
+    ],
+    ids=["sixty-six", "smear"],
+)
 def test_a_replay_at_every_version_is_the_fold_of_the_log_with_every_hand_shown(client, redis_url, r, body):
     game_id, _ = finished_match(client, redis_url, body)
-    client.post(f"/v1/games/{game_id}/rematch", headers=auth(_[0]))   # the offer is a version of its own
+    client.post(f"/v1/games/{game_id}/rematch", headers=auth(_[0]))  # the offer is a version of its own
     events = [{"type": e.type, "actor": e.actor, "data": e.data} for e in EventStore(r).read(game_id)]
     last = len(events)
     assert client.get(f"/v1/games/{game_id}/replay").json["version"] == last
@@ -204,8 +240,9 @@ def test_a_replay_at_every_version_is_the_fold_of_the_log_with_every_hand_shown(
         assert step["hands"] == [s["round"]["hand"] for s in seats]
         assert sum(map(len, step["hands"])) == sum(spectator["round"]["hand_sizes"])
         # The rest of the view is the spectator's, but for what a seat saw of the round that a spectator did not.
-        assert {k: v for k, v in step["view"].items() if k != "round"} == \
-            {k: v for k, v in spectator.items() if k != "round"}
+        assert {k: v for k, v in step["view"].items() if k != "round"} == {
+            k: v for k, v in spectator.items() if k != "round"
+        }
         for key, value in step["view"]["round"].items():
             if spectator["round"][key] is not None:
                 assert value == spectator["round"][key], key
@@ -214,7 +251,7 @@ def test_a_replay_at_every_version_is_the_fold_of_the_log_with_every_hand_shown(
                 assert value == (known[0] if known else None), key
                 hidden_filled += bool(known)
     if body["game"] == "smear":
-        assert hidden_filled > 0   # the widow, the discard or the named trump was shown
+        assert hidden_filled > 0  # the widow, the discard or the named trump was shown
 
 
 def test_a_replay_is_for_a_finished_match_and_a_version_it_has(client, redis_url):

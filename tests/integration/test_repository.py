@@ -1,4 +1,5 @@
 """Tables loaded from a snapshot plus later events equal tables replayed from the first event."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -46,6 +47,8 @@ def test_the_same_seed_deals_the_same_match(r, redis_url):
     first = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)
     second = talon.create_match("sixty-six", {"first_dealer": 1}, seats, seed=42)
     run_jobs(redis_url)
+
     def strip(events):
         return [(e.type, e.actor, e.data) for e in events if e.type != "match_created"]
+
     assert strip(talon.store.read(first.game_id)) == strip(talon.store.read(second.game_id))

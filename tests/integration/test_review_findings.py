@@ -1,5 +1,6 @@
 """Regression tests of the outside security review's findings (issue 27) that are about requests: each
 test reproduces its finding as the review describes it."""
+
 from __future__ import annotations
 
 import pytest
@@ -39,13 +40,17 @@ def legal(client, game_id, token) -> dict:
 
 # -- finding 11: idempotency keys per seat, takeover_after's range, names --------------------------------
 
+
 def test_finding_11_an_idempotency_key_is_scoped_to_its_seat(client, redis_url, r):
     """Another seat sending a key a seat has used sends a new request (it was 409 idempotency-key-reused)."""
     game_id, tokens, first = dealt(client, redis_url)
     second = 1 - first
     key = {"Idempotency-Key": "move-1"}
     lead = legal(client, game_id, tokens[first])
-    assert client.post(f"/v1/games/{game_id}/actions", json=lead, headers={**auth(tokens[first]), **key}).status_code == 201
+    assert (
+        client.post(f"/v1/games/{game_id}/actions", json=lead, headers={**auth(tokens[first]), **key}).status_code
+        == 201
+    )
     follow = legal(client, game_id, tokens[second])
     answer = client.post(f"/v1/games/{game_id}/actions", json=follow, headers={**auth(tokens[second]), **key})
     assert answer.status_code == 201, answer.get_data(as_text=True)
@@ -82,9 +87,28 @@ def test_finding_11_the_engine_refuses_takeover_after_outside_its_range(r, value
     assert talon.create_match("sixty-six", {}, HUMAN_AND_BOT["seats"]).takeover_after == 2
 
 
-@pytest.mark.parametrize("name", ["a\x00b", "Ana\r\nSet-Cookie: x", "Ana\n", "\tAna", "a\x7f", "a\x85",
-                                  "\u202eanA", "a\u202a", "a\u202b", "a\u202c", "a\u202d", "a\u2066b", "a\u2067",
-                                  "a\u2068", "a\u2069", "", "x" * 41])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "a\x00b",
+        "Ana\r\nSet-Cookie: x",
+        "Ana\n",
+        "\tAna",
+        "a\x7f",
+        "a\x85",
+        "\u202eanA",
+        "a\u202a",
+        "a\u202b",
+        "a\u202c",
+        "a\u202d",
+        "a\u2066b",
+        "a\u2067",
+        "a\u2068",
+        "a\u2069",
+        "",
+        "x" * 41,
+    ],
+)
 def test_finding_11_names_with_control_or_bidi_characters_are_refused(client, r, name):
     game_id = client.post("/v1/games", json=HUMAN_AND_BOT).get_json()["game_id"]
     version = EventStore(r).version(game_id)
@@ -103,6 +127,7 @@ def test_finding_11_names_are_stored_nfc_normalized(client):
 
 
 # -- finding 8: the operator token cannot be guessed without limit, nor be short ---------------------------
+
 
 def test_finding_8_failed_operator_authentication_is_limited_per_address(r, redis_url):
     """1,000 wrong tokens went through in 0.5 s, then the right one worked."""
@@ -145,6 +170,7 @@ def test_finding_8_the_service_refuses_a_short_operator_token_outside_developmen
 
 # -- finding 7 (second half): /metrics is for operators --------------------------------------------------
 
+
 def test_finding_7_metrics_are_served_to_operators_only(client):
     """/metrics published talon_bot_decision_seconds and everything else to anyone."""
     game_id, tokens = start_match(client, HUMAN_AND_BOT)
@@ -159,14 +185,32 @@ def test_finding_7_metrics_are_served_to_operators_only(client):
 
 # -- finding 9: security headers on every response --------------------------------------------------------
 
+
 def test_finding_9_every_response_carries_the_security_headers(client):
     """The web page sent no CSP, frame-ancestors/X-Frame-Options, nosniff nor Referrer-Policy: it could be
     framed, and a future script injection would read the seat tokens in localStorage."""
     game_id, tokens = start_match(client, HUMAN_AND_BOT)
-    responses = {path: client.get(path) for path in (
-        "/", "/web/js/main.js", "/web/app.css", "/favicon.svg", "/rules/", "/rules/smear", "/rules/style.css",
-        "/docs", "/docs/assets/start.js", "/openapi.yaml", "/livez", f"/v1/games/{game_id}", "/v1/games",
-        "/v1/games/nope", "/no-such-page", "/metrics")}
+    responses = {
+        path: client.get(path)
+        for path in (
+            "/",
+            "/web/js/main.js",
+            "/web/app.css",
+            "/favicon.svg",
+            "/rules/",
+            "/rules/smear",
+            "/rules/style.css",
+            "/docs",
+            "/docs/assets/start.js",
+            "/openapi.yaml",
+            "/livez",
+            f"/v1/games/{game_id}",
+            "/v1/games",
+            "/v1/games/nope",
+            "/no-such-page",
+            "/metrics",
+        )
+    }
     responses["POST actions"] = client.post(f"/v1/games/{game_id}/actions", json={"type": "x"}, headers=auth(tokens[0]))
     for what, response in responses.items():
         headers = response.headers

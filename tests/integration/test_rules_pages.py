@@ -2,6 +2,7 @@
 its match accepts and every event its log can hold (both read from the engines, so a new option or
 event without documentation fails here), links between the pages land on anchors that exist, and an
 unknown game is a problem."""
+
 from __future__ import annotations
 
 import re
@@ -69,7 +70,9 @@ def test_every_page_is_html_with_unique_anchors(client, path):
     html = page.get_data(as_text=True)
     assert html.startswith("<!doctype html>") and "<h1" in html
     # One asset, the pages' own stylesheet (no inline style: the Content-Security-Policy refuses it).
-    assert re.findall(r"<script|<link[^>]*>|<img| src=|<style", html) == ['<link rel="stylesheet" href="/rules/style.css">']
+    assert re.findall(r"<script|<link[^>]*>|<img| src=|<style", html) == [
+        '<link rel="stylesheet" href="/rules/style.css">'
+    ]
     assert client.get("/rules/style.css").headers["Content-Type"] == "text/css; charset=utf-8"
     duplicates = [name for name, count in Counter(anchors(html)).items() if count > 1]
     assert not duplicates
@@ -79,22 +82,31 @@ def test_every_page_is_html_with_unique_anchors(client, path):
 def test_each_game_page_documents_every_option_its_match_accepts(client, game):
     options = accepted_options(game)
     assert {"first_dealer", "turn_timeout_s", "takeover_after"} <= options
-    documented = {a.removeprefix("option-") for a in anchors(client.get(f"/rules/{game}").get_data(as_text=True))
-                  if a.startswith("option-")}
+    documented = {
+        a.removeprefix("option-")
+        for a in anchors(client.get(f"/rules/{game}").get_data(as_text=True))
+        if a.startswith("option-")
+    }
     assert options - documented == set(), "options without documentation"
     assert documented - options == set(), "documented options the game does not accept"
 
 
 @pytest.mark.parametrize("game", game_names())
 def test_each_game_page_lists_every_event_of_its_log(client, game):
-    documented = {a.removeprefix("event-") for a in anchors(client.get(f"/rules/{game}").get_data(as_text=True))
-                  if a.startswith("event-")}
+    documented = {
+        a.removeprefix("event-")
+        for a in anchors(client.get(f"/rules/{game}").get_data(as_text=True))
+        if a.startswith("event-")
+    }
     assert documented == game_event_types(game)
 
 
 def test_the_index_lists_the_tables_own_events(client):
-    documented = {a.removeprefix("event-") for a in anchors(client.get("/rules/").get_data(as_text=True))
-                  if a.startswith("event-")}
+    documented = {
+        a.removeprefix("event-")
+        for a in anchors(client.get("/rules/").get_data(as_text=True))
+        if a.startswith("event-")
+    }
     assert table_event_types() >= {"match_created", "seat_claimed", "deal_committed", "deal_revealed"}
     assert documented == table_event_types()
 

@@ -1,4 +1,5 @@
 """The event store against a real Redis: the life of a game's log, then its guarantees under races."""
+
 from __future__ import annotations
 
 import threading
@@ -38,6 +39,7 @@ def game_keys(r: redis.Redis, game_id: str) -> list[bytes]:
 
 # Appending and reading back.
 
+
 def test_first_append_numbers_events_from_one(store):
     result = store.append("g1", [ev("match_created", None), ev("seat_claimed", 0)], 0, at=AT)
     assert result == AppendResult(1, 2, replayed=False)
@@ -73,8 +75,7 @@ def test_read_after_and_limit(store):
 
 def test_to_dict_has_the_api_shape(store):
     store.append("g1", [ev("play", 2, card="TS")], 0, at=AT)
-    assert store.read("g1")[0].to_dict() == {
-        "version": 1, "type": "play", "at": AT, "actor": 2, "data": {"card": "TS"}}
+    assert store.read("g1")[0].to_dict() == {"version": 1, "type": "play", "at": AT, "actor": 2, "data": {"card": "TS"}}
 
 
 def test_default_at_is_utc_with_milliseconds(store):
@@ -103,6 +104,7 @@ def test_snapshots_are_stored_compressed(store, r):
 
 
 # Optimistic concurrency.
+
 
 def test_stale_expected_version_conflicts_and_writes_nothing(store, r):
     store.append("g1", [ev(), ev()], 0, meta={"status": "waiting", "players": "1"})
@@ -182,13 +184,12 @@ def test_mixed_concurrent_appends_leave_no_gaps(store, r):
 
 # Idempotency.
 
+
 def test_idempotent_retry_returns_the_first_result_even_when_stale(store, r):
-    first = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a",
-                         meta={"status": "waiting"})
+    first = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a", meta={"status": "waiting"})
     store.append("g1", [ev(), ev()], 1)
     before = (r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed"), store.meta("g1"))
-    retry = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a",
-                         meta={"status": "active"})
+    retry = store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a", meta={"status": "active"})
     assert first == AppendResult(1, 1, replayed=False)
     assert retry == AppendResult(1, 1, replayed=True)
     assert (r.xlen("talon:{g:g1}:events"), r.xlen("talon:feed"), store.meta("g1")) == before
@@ -198,12 +199,10 @@ def test_idempotent_retry_returns_the_first_result_even_when_stale(store, r):
 def test_idempotency_key_with_another_fingerprint_is_a_mismatch(store, r):
     store.append("g1", [ev(card="TS")], 0, idempotency_key="k1", fingerprint="fp-a")
     with pytest.raises(IdempotencyMismatch):
-        store.append("g1", [ev(card="AS")], 1, idempotency_key="k1", fingerprint="fp-b",
-                     meta={"status": "active"})
+        store.append("g1", [ev(card="AS")], 1, idempotency_key="k1", fingerprint="fp-b", meta={"status": "active"})
     assert store.version("g1") == 1
     assert r.xlen("talon:feed") == 1
-    assert store.meta("g1") == {"created": store.read("g1")[0].at,
-                                "created_ms": store.meta("g1")["created_ms"]}
+    assert store.meta("g1") == {"created": store.read("g1")[0].at, "created_ms": store.meta("g1")["created_ms"]}
     assert store.lobby("active", 0, 10) == ([], 0)
 
 
@@ -243,6 +242,7 @@ def test_concurrent_retries_of_one_request_write_once(store):
 
 
 # Waiting for events.
+
 
 def test_wait_returns_events_already_there_at_once(store):
     store.append("g1", [ev(), ev()], 0)
@@ -299,15 +299,14 @@ def test_a_wait_ends_early_when_told_to_stop(r, redis_url):
     threading.Timer(0.6, stop.set).start()
     started = time.monotonic()
     assert store.wait("g1", 1, 30, until=stop.is_set) == []
-    assert 0.5 < time.monotonic() - started < 3   # not the 30 s asked for
+    assert 0.5 < time.monotonic() - started < 3  # not the 30 s asked for
     assert [e.version for e in store.wait("g1", 0, 30, until=stop.is_set)] == [1]  # events still come at once
 
 
 def test_waits_do_not_block_other_calls(store):
     """Blocking reads each take their own pool connection: appends and reads go on meanwhile."""
     results: list = []
-    waiters = [threading.Thread(target=lambda: results.append(store.wait("g1", 0, 3)))
-               for _ in range(3)]
+    waiters = [threading.Thread(target=lambda: results.append(store.wait("g1", 0, 3))) for _ in range(3)]
     for waiter in waiters:
         waiter.start()
     time.sleep(0.1)
@@ -321,6 +320,7 @@ def test_waits_do_not_block_other_calls(store):
 
 
 # Snapshots.
+
 
 def test_load_without_snapshot_replays_everything(store):
     store.append("g1", [ev(n=1), ev(n=2)], 0)
@@ -378,6 +378,7 @@ def test_snapshot_beyond_the_log_is_refused(store):
 
 
 # Meta and the lobby.
+
 
 def test_first_append_records_creation_time(store):
     store.append("g1", [ev()], 0, at=AT, meta={"game": "smear"})
@@ -438,8 +439,9 @@ def test_lobby_pages(store):
         store.lobby("lost", 0, 3)
 
 
-@pytest.mark.parametrize("meta", [{"status": "paused"}, {"status": "waiting", "created_ms": "soon"},
-                                  {"players": 2.5}, {"players": None}])
+@pytest.mark.parametrize(
+    "meta", [{"status": "paused"}, {"status": "waiting", "created_ms": "soon"}, {"players": 2.5}, {"players": None}]
+)
 def test_bad_meta_is_rejected_before_writing(store, r, meta):
     with pytest.raises(ValueError):
         store.append("g1", [ev()], 0, meta=meta)
@@ -454,14 +456,18 @@ def test_at_is_stored_as_utc(store):
 
 # The global feed.
 
+
 def test_feed_lists_events_of_all_games_in_order(store):
     store.append("g1", [ev("match_created"), ev("seat_claimed")], 0)
     store.append("g2", [ev("match_created")], 0)
     store.append("g1", [ev("deal")], 2)
     feed = store.feed()
     assert [(f.game_id, f.version, f.type) for f in feed] == [
-        ("g1", 1, "match_created"), ("g1", 2, "seat_claimed"), ("g2", 1, "match_created"),
-        ("g1", 3, "deal")]
+        ("g1", 1, "match_created"),
+        ("g1", 2, "seat_claimed"),
+        ("g2", 1, "match_created"),
+        ("g1", 3, "deal"),
+    ]
     assert [(f.game_id, f.version) for f in store.feed(after=feed[1].id, count=1)] == [("g2", 1)]
     assert store.feed(after=feed[-1].id) == []
     with pytest.raises(ValueError):
@@ -470,9 +476,9 @@ def test_feed_lists_events_of_all_games_in_order(store):
 
 # Deleting.
 
+
 def test_delete_removes_every_key_of_the_game(store, r):
-    store.append("g1", [ev(), ev()], 0, idempotency_key="k1", fingerprint="f",
-                 meta={"status": "active"})
+    store.append("g1", [ev(), ev()], 0, idempotency_key="k1", fingerprint="f", meta={"status": "active"})
     store.save_snapshot("g1", 2, "e1", {})
     store.append("g2", [ev()], 0, meta={"status": "active"})
     assert len(game_keys(r, "g1")) == 5  # events, meta, snap, head, idem
@@ -485,6 +491,7 @@ def test_delete_removes_every_key_of_the_game(store, r):
 
 # Validation.
 
+
 @pytest.mark.parametrize("game_id", ["", "a" * 65, "a:b", "a}b", "g 1", "a*", "é", None, 7])
 def test_bad_game_ids_are_rejected(store, r, game_id):
     with pytest.raises(ValueError):
@@ -494,8 +501,9 @@ def test_bad_game_ids_are_rejected(store, r, game_id):
     assert r.dbsize() == 0
 
 
-@pytest.mark.parametrize("events", [[], [{"actor": 0, "data": {}}], [{"type": "x", "data": []}],
-                                    [{"type": "x", "actor": 1.5}], ["play"]])
+@pytest.mark.parametrize(
+    "events", [[], [{"actor": 0, "data": {}}], [{"type": "x", "data": []}], [{"type": "x", "actor": 1.5}], ["play"]]
+)
 def test_malformed_events_are_rejected(store, r, events):
     with pytest.raises(ValueError):
         store.append("g1", events, 0)
@@ -522,24 +530,37 @@ def test_prefixes_keep_stores_apart(r):
 
 # The codec through the store.
 
+
 def test_codec_round_trip_keeps_every_json_shape(store):
-    data = {"hand": ["AS", "TD"], "n": 3, "ok": True, "none": None, "f": 1.5, "deep": {"x": [1, {}]},
-            "text": "ünï \"quoted\""}
+    data = {
+        "hand": ["AS", "TD"],
+        "n": 3,
+        "ok": True,
+        "none": None,
+        "f": 1.5,
+        "deep": {"x": [1, {}]},
+        "text": 'ünï "quoted"',
+    }
     store.append("g1", [ev("deal", None, **data), ev("claim", "operator")], 0, at=AT)
     assert [e.to_dict() for e in store.read("g1")] == [
         {"version": 1, "type": "deal", "at": AT, "actor": None, "data": data},
-        {"version": 2, "type": "claim", "at": AT, "actor": "operator", "data": {}}]
+        {"version": 2, "type": "claim", "at": AT, "actor": "operator", "data": {}},
+    ]
 
 
 def test_old_events_are_upcast_on_read(r):
     EventStore(r).append("g1", [ev("bid", 1, value=30, trump="H"), ev("pass", 2)], 0)
     codec = Codec()
-    codec.register_upcaster("bid", 1, lambda e: {**e, "data": {"value": e["data"]["value"],
-                                                               "suit": e["data"]["trump"]}})
+    codec.register_upcaster(
+        "bid", 1, lambda e: {**e, "data": {"value": e["data"]["value"], "suit": e["data"]["trump"]}}
+    )
     store = EventStore(r, codec=codec)
     store.append("g1", [ev("bid", 3, value=32, suit="S")], 2)
     assert [(e.type, e.data) for e in store.read("g1")] == [
-        ("bid", {"value": 30, "suit": "H"}), ("pass", {}), ("bid", {"value": 32, "suit": "S"})]
+        ("bid", {"value": 30, "suit": "H"}),
+        ("pass", {}),
+        ("bid", {"value": 32, "suit": "S"}),
+    ]
     assert store.load("g1", "e1")[1] == store.read("g1")
 
 

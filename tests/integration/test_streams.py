@@ -1,5 +1,6 @@
 """Event streams and long-polls on the fan-out hub: when a stream ends, who may open one, how many one
 address may hold, and that one Redis reader per match feeds them all (Flask test client, real Redis)."""
+
 from __future__ import annotations
 
 import threading
@@ -8,8 +9,11 @@ import pytest
 
 from tests.support.talon import OPERATOR, TWO_HUMANS, auth, make_app, run_jobs, start_match
 
-VS_BOT = {"game": "sixty-six", "options": {"first_dealer": 0, "match_target": 1},
-          "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+VS_BOT = {
+    "game": "sixty-six",
+    "options": {"first_dealer": 0, "match_target": 1},
+    "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+}
 BOTS = {**VS_BOT, "seats": [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}]}
 
 
@@ -69,8 +73,12 @@ class Reader:
 
 def open_stream(client, game_id: str, query: str = "", headers: dict | None = None, address: str = "127.0.0.1"):
     """The stream's response, unread (read it in this thread, or pass `lambda: open_stream(...)` to Reader)."""
-    return client.get(f"/v1/games/{game_id}/stream{query}", headers=headers or {}, buffered=False,
-                      environ_base={"REMOTE_ADDR": address})
+    return client.get(
+        f"/v1/games/{game_id}/stream{query}",
+        headers=headers or {},
+        buffered=False,
+        environ_base={"REMOTE_ADDR": address},
+    )
 
 
 def ticket(client, game_id: str, token: str) -> str:
@@ -115,7 +123,7 @@ def test_a_live_stream_ends_after_match_ended(app, client, redis_url):
     first = ticket(client, game_id, tokens[0])
     reader = Reader(lambda: open_stream(client, game_id, f"?ticket={first}"))
     reader.wait_for(client.get(f"/v1/games/{game_id}").json["version"])
-    assert app.extensions["talon_hub"].subscribers(game_id) == 1   # caught up: it waits on the hub now
+    assert app.extensions["talon_hub"].subscribers(game_id) == 1  # caught up: it waits on the hub now
     rng_moves = 0
     while client.get(f"/v1/games/{game_id}").json["status"] != "finished" and rng_moves < 500:
         view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json
@@ -164,7 +172,7 @@ def test_a_ticket_opens_one_stream_and_none_after_a_reset(client):
     revoked = open_stream(client, game_id, f"?ticket={before_reset}")
     assert revoked.status_code == 401 and revoked.json["type"].endswith("/ticket-revoked")
     client.post(f"/v1/games/{game_id}/players", json={"name": "Nia", "seat": 1})
-    still = open_stream(client, game_id, f"?ticket={before_reset}")   # the seat's new player has another token
+    still = open_stream(client, game_id, f"?ticket={before_reset}")  # the seat's new player has another token
     assert still.status_code == 401 and still.json["type"].endswith("/ticket-revoked")
 
 
@@ -189,8 +197,11 @@ def test_one_address_holds_at_most_its_cap_of_waiting_long_polls(r, redis_url):
     version = client.get(f"/v1/games/{game_id}").json["version"]
     wait = {"If-None-Match": f'"{version}"'}
     answers = []
-    waiter = threading.Thread(target=lambda: answers.append(
-        client.get(f"/v1/games/{game_id}?wait=10", headers=wait, environ_base={"REMOTE_ADDR": "10.0.0.9"})))
+    waiter = threading.Thread(
+        target=lambda: answers.append(
+            client.get(f"/v1/games/{game_id}?wait=10", headers=wait, environ_base={"REMOTE_ADDR": "10.0.0.9"})
+        )
+    )
     waiter.start()
     for _ in range(500):
         if app.extensions["talon_hub"].subscribers(game_id):
@@ -198,7 +209,7 @@ def test_one_address_holds_at_most_its_cap_of_waiting_long_polls(r, redis_url):
         threading.Event().wait(0.01)
     refused = client.get(f"/v1/games/{game_id}?wait=10", headers=wait, environ_base={"REMOTE_ADDR": "10.0.0.9"})
     assert refused.status_code == 429 and refused.json["type"].endswith("/too-many-connections")
-    assert client.get(f"/v1/games/{game_id}", headers=wait).status_code == 304   # no wait: not counted
+    assert client.get(f"/v1/games/{game_id}", headers=wait).status_code == 304  # no wait: not counted
     move(client, game_id, tokens)
     waiter.join(10)
     assert answers[0].status_code == 200 and answers[0].json["version"] > version

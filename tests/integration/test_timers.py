@@ -1,4 +1,5 @@
 """Turn timers, bot takeover, seat reset and idle expiry, with real rq workers and its scheduler."""
+
 from __future__ import annotations
 
 import time

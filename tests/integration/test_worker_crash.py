@@ -6,6 +6,7 @@ append, then freezes every writer with `CLIENT PAUSE ... WRITE`: the worker's ne
 bookkeeping) blocks inside Redis, so it is held in the middle of a job at a known point, with the match
 provably still running (the test reads its log while nothing can be written), and only then killed.
 """
+
 from __future__ import annotations
 
 import signal
@@ -24,8 +25,9 @@ PAUSE_MS = 30_000  # longer than any step below; lifted explicitly once the work
 
 
 def start_worker(redis_url: str, log_path: Path) -> subprocess.Popen:
-    return processes.start_worker(redis_url, log_path, TALON_SWEEP_INTERVAL_S="1", TALON_STALE_JOB_S="2",
-                                  LOG_LEVEL="WARNING")
+    return processes.start_worker(
+        redis_url, log_path, TALON_SWEEP_INTERVAL_S="1", TALON_STALE_JOB_S="2", LOG_LEVEL="WARNING"
+    )
 
 
 def moves(store: EventStore, game_id: str) -> list[tuple]:
@@ -59,8 +61,9 @@ def test_sigkilled_worker_loses_no_move_and_repeats_none(r, redis_url, tmp_path)
 
     worker = start_worker(redis_url, log)
     try:
-        await_finished(talon, crashed.game_id, 60,
-                       lambda: "the match did not finish after the crash:\n" + log.read_text())
+        await_finished(
+            talon, crashed.game_id, 60, lambda: "the match did not finish after the crash:\n" + log.read_text()
+        )
     finally:
         worker.terminate()
         worker.wait(10)

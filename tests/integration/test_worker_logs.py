@@ -1,6 +1,7 @@
 """The worker process (`python -m workers`) logs at LOG_LEVEL, rq's own lines included (rq sets its
 logger to INFO when imported), and says each job's start and end, not its result's lifespan; waiting
 for work logs no errors."""
+
 from __future__ import annotations
 
 import json

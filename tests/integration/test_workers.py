@@ -1,4 +1,5 @@
 """rq jobs with real rq workers on a real Redis: bots play, rounds are scored, duplicates do nothing."""
+
 from __future__ import annotations
 
 import time
@@ -17,6 +18,7 @@ from games import table as tables
 from tests.support.talon import auth, make_app, matches_on, run_jobs
 
 BOTS_QUEUE = "talon-bots"  # a bot-only match's jobs (adapters/rq_queue.py): taken after the human matches'
+
 
 def sweep(talon: Matches) -> int:
     return talon.sweep(now_ms=int(time.time() * 1000), idle_expiry_s=3600)
@@ -42,8 +44,11 @@ def test_a_bot_only_match_runs_to_its_end_by_itself(r, redis_url):
 
 def test_a_human_move_wakes_the_bot(r, redis_url):
     client = make_app(redis_url).test_client()
-    body = {"game": "sixty-six", "options": {"first_dealer": 1},
-            "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}]}
+    body = {
+        "game": "sixty-six",
+        "options": {"first_dealer": 1},
+        "seats": [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
+    }
     game_id = client.post("/v1/games", json=body).json["game_id"]
     token = client.post(f"/v1/games/{game_id}/players", json={"name": "Ana"}).json["token"]
     view = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
@@ -58,7 +63,9 @@ def test_a_human_move_wakes_the_bot(r, redis_url):
 def test_a_duplicated_bot_job_moves_once(r, redis_url, monkeypatch):
     monkeypatch.setattr(matches, "JOB_BUDGET_S", 60.0)  # the steps below in one job, however slow the machine
     talon = matches_on(r)
-    created = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}])
+    created = talon.create_match(
+        "sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "bot", "level": "random"}]
+    )
     table, _, _ = talon.claim_seat(created.game_id, 0, "Ana")
     Queue("talon", connection=r).empty()  # the bot's job from the deal: we deliver it ourselves
     assert tables.owed_work(table) == [("bot", 1)]  # the non-dealer leads
@@ -101,7 +108,7 @@ def test_a_job_yields_the_worker_after_a_bounded_number_of_appends(r, redis_url,
     now = talon.table(table.game_id)
     appends = {e.at for e in EventStore(r).read(table.game_id, after=table.version)}
     assert now.status == "active" and 1 < len(appends) <= matches.JOB_STEPS
-    (kind, seat), = tables.owed_work(now)  # the rest is left to the next job, queued behind other games'
+    ((kind, seat),) = tables.owed_work(now)  # the rest is left to the next job, queued behind other games'
     queued = Queue(BOTS_QUEUE, connection=r).job_ids
     assert queued == [job_id(OwedJob(kind, now.game_id, now.version, seat))]
 
@@ -112,18 +119,18 @@ def test_a_job_past_its_time_budget_queues_the_next_move(r, redis_url, monkeypat
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
     Queue(BOTS_QUEUE, connection=r).empty()
-    (_, seat), = tables.owed_work(table)
+    ((_, seat),) = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     now = talon.table(table.game_id)
     assert now.version == table.version + len(tables.bot_move(table, seat))  # one move, then the queue
-    (kind, next_seat), = tables.owed_work(now)
+    ((kind, next_seat),) = tables.owed_work(now)
     assert Queue(BOTS_QUEUE, connection=r).job_ids == [job_id(OwedJob(kind, now.game_id, now.version, next_seat))]
 
 
 def test_with_a_bot_delay_every_bot_move_waits_for_its_own_job(r):
     talon = matches_on(r, bot_delay_s=5)
     table = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=9)
-    (_, seat), = tables.owed_work(table)
+    ((_, seat),) = tables.owed_work(table)
     assert talon.bot_turn(table.game_id, table.version, seat)
     assert talon.table(table.game_id).version == table.version + len(tables.bot_move(table, seat))
 
@@ -143,8 +150,11 @@ def test_game_jobs_are_ordinary_rq_jobs_that_operators_see(r, redis_url):
     (owed,) = talon._owed_jobs(table)
     jid = job_id(owed)
     queued = Job.fetch(jid, connection=r)
-    assert (queued.func_name, queued.args[:2], queued.origin) == \
-        (f"workers.jobs.{ {'advance': 'advance', 'bot': 'bot_turn'}[owed.kind]}", (table.game_id, table.version), BOTS_QUEUE)
+    assert (queued.func_name, queued.args[:2], queued.origin) == (
+        f"workers.jobs.{ {'advance': 'advance', 'bot': 'bot_turn'}[owed.kind] }",
+        (table.game_id, table.version),
+        BOTS_QUEUE,
+    )
     assert queued.get_status() == "queued"
     run_jobs(redis_url, max_jobs=1)
     done = Job.fetch(jid, connection=r)
@@ -204,8 +214,10 @@ def _round_ending_move(redis_url: str):
     the token of the seat that declares out next: a false declaration ends the round at once."""
     app = make_app(redis_url)
     client = FlaskClient(app)
-    game_id = client.post("/v1/games", json={"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [
-        {"kind": "human"}, {"kind": "human"}]}).json["game_id"]
+    game_id = client.post(
+        "/v1/games",
+        json={"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]},
+    ).json["game_id"]
     tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("a", "b")]
     return app, client, game_id, tokens[1]
 
@@ -215,8 +227,8 @@ def test_a_moves_jobs_are_enqueued_once_its_answer_is_written(r, redis_url):
     queue = Queue("talon", connection=r)
     answer = client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token))
     assert answer.status_code == 201 and answer.json["to_act"] == []
-    assert queue.count == 0          # the answer is out; the server has not closed it yet
-    answer.close()                   # what a WSGI server does once it has sent it
+    assert queue.count == 0  # the answer is out; the server has not closed it yet
+    answer.close()  # what a WSGI server does once it has sent it
     assert queue.job_ids == [job_id(OwedJob("advance", game_id, answer.json["version"], None))]
 
 

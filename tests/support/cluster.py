@@ -1,6 +1,7 @@
 """A throwaway 3-primary Redis Cluster on loopback, for the scale-out e2e test and bench/cluster.py
 (never the Redis on 6379). It lives here rather than in the test module so that the bench can use it
 without importing a test module (and pytest's fixtures with it)."""
+
 from __future__ import annotations
 
 import random
@@ -53,18 +54,46 @@ class Cluster:
         for port in self.ports:
             node_dir = self.workdir / f"node-{port}"
             node_dir.mkdir()
-            self.procs.append(subprocess.Popen(
-                [redis_binary(), "--port", str(port), "--bind", "127.0.0.1", "--dir", str(node_dir),
-                 "--cluster-enabled", "yes", "--cluster-config-file", "nodes.conf", "--save", "",
-                 "--appendonly", "no", "--maxmemory-policy", "noeviction", "--logfile", "redis.log"],
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
+            self.procs.append(
+                subprocess.Popen(
+                    [
+                        redis_binary(),
+                        "--port",
+                        str(port),
+                        "--bind",
+                        "127.0.0.1",
+                        "--dir",
+                        str(node_dir),
+                        "--cluster-enabled",
+                        "yes",
+                        "--cluster-config-file",
+                        "nodes.conf",
+                        "--save",
+                        "",
+                        "--appendonly",
+                        "no",
+                        "--maxmemory-policy",
+                        "noeviction",
+                        "--logfile",
+                        "redis.log",
+                    ],
+                    stdout=subprocess.DEVNULL,
+                    stderr=subprocess.DEVNULL,
+                )
+            )
         for port in self.ports:
             self._await(lambda port=port: redis.Redis(port=port).ping(), f"node {port}")
-        subprocess.run(["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports),
-                        "--cluster-yes"], check=True, capture_output=True, timeout=CLUSTER_START_S)
+        subprocess.run(
+            ["redis-cli", "--cluster", "create", *(f"127.0.0.1:{p}" for p in self.ports), "--cluster-yes"],
+            check=True,
+            capture_output=True,
+            timeout=CLUSTER_START_S,
+        )
         for port in self.ports:
-            self._await(lambda port=port: redis.Redis(port=port).cluster("info").get("cluster_state") == "ok",
-                        f"cluster state on {port}")
+            self._await(
+                lambda port=port: redis.Redis(port=port).cluster("info").get("cluster_state") == "ok",
+                f"cluster state on {port}",
+            )
         return self
 
     def client(self) -> RedisCluster:

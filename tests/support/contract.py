@@ -7,6 +7,7 @@ real service), so any drift between what the code sends and what the spec says f
 Routes outside the API (the web client, /docs, /openapi.yaml) are not in the spec and not checked. A
 method the spec does not list for an API path must be answered 405 with a problem.
 """
+
 from __future__ import annotations
 
 import json
@@ -46,8 +47,9 @@ def _validator(pointer: str) -> jsonschema_rs.Draft202012Validator:
     """A validator of the schema at this JSON pointer of the spec, its references resolved in the spec
     (jsonschema-rs: views with hundreds of legal actions and pages of 500 events, each a oneOf, are
     checked on every request of the suites)."""
-    return jsonschema_rs.Draft202012Validator({"$ref": "#" + quote(pointer, safe="/~"), "components": spec()["components"],
-                                               "paths": spec()["paths"]})
+    return jsonschema_rs.Draft202012Validator(
+        {"$ref": "#" + quote(pointer, safe="/~"), "components": spec()["components"], "paths": spec()["paths"]}
+    )
 
 
 def _pointer(*parts: str) -> str:
@@ -82,8 +84,9 @@ def check_response(method: str, path: str, status: int, content_type: str | None
     responses = operations[method]["responses"]
     key = str(status) if str(status) in responses else "default" if status >= 400 and "default" in responses else None
     if key is None:
-        raise ContractViolation(f"{method.upper()} {path}: status {status} is not documented "
-                                f"(documented: {', '.join(map(str, responses))})")
+        raise ContractViolation(
+            f"{method.upper()} {path}: status {status} is not documented (documented: {', '.join(map(str, responses))})"
+        )
     content = responses[key].get("content")
     where = f"{method.upper()} {path} -> {status}"
     if not content:

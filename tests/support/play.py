@@ -6,6 +6,7 @@ drives one match to its end: the system's steps and the bots' moves as the worke
 the humans' moves chosen at random among their legal actions, and, for the seats named in `time_out`,
 the turn timer running out (the stand-in bot moves, and takes the seat over) instead of a human move.
 """
+
 from __future__ import annotations
 
 import random
@@ -37,8 +38,15 @@ class Recorder:
         return {}
 
 
-def start(matches: Matches, game: str, options: dict, seats: list[dict], players: list, rng: random.Random,
-          timeout: bool = False) -> tuple[str, dict[int, str]]:
+def start(
+    matches: Matches,
+    game: str,
+    options: dict,
+    seats: list[dict],
+    players: list,
+    rng: random.Random,
+    timeout: bool = False,
+) -> tuple[str, dict[int, str]]:
     """A match with these seats ({"kind": "human"} or a bot), its human seats claimed in order by
     `players` (a player id, or None for a guest): the game id and each human seat's token."""
     options = {**options, "first_dealer": 0, **({"turn_timeout_s": 60, "takeover_after": 1} if timeout else {})}
@@ -50,8 +58,13 @@ def start(matches: Matches, game: str, options: dict, seats: list[dict], players
     return table.game_id, tokens
 
 
-def play(matches: Matches, game_id: str, rng: random.Random, time_out: frozenset[int] = frozenset(),
-         stop_after: int | None = None) -> tables.Table:
+def play(
+    matches: Matches,
+    game_id: str,
+    rng: random.Random,
+    time_out: frozenset[int] = frozenset(),
+    stop_after: int | None = None,
+) -> tables.Table:
     """Plays the match on to its end (or for `stop_after` steps): returns the table."""
     steps = 0
     while True:

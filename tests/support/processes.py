@@ -4,6 +4,7 @@ not exited within the timeout.
 Shared by the e2e stacks, the Redis Cluster launcher and the bench, which start the same kind of
 processes (Redis, gunicorn, the rq worker) with the same command lines (`gunicorn_command`,
 `WORKER_COMMAND`) and stop them the same way; and the worker process as the integration tests start it."""
+
 from __future__ import annotations
 
 import os
@@ -44,13 +45,13 @@ def spawn(name: str, args: list[str], env: dict | None, workdir: Path) -> Proc:
     """A process started in the repository, its output in `<workdir>/<name>.log`."""
     log_path = workdir / f"{name}.log"
     with open(log_path, "wb") as log:
-        popen = subprocess.Popen(args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
-                                 stdin=subprocess.DEVNULL)
+        popen = subprocess.Popen(
+            args, cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL
+        )
     return Proc(name, popen, log_path)
 
 
-def wait_until(probe: Callable[[], bool], procs: Iterable[Proc], what: str,
-               timeout_s: float = START_TIMEOUT_S) -> None:
+def wait_until(probe: Callable[[], bool], procs: Iterable[Proc], what: str, timeout_s: float = START_TIMEOUT_S) -> None:
     """Bounded polling of `probe` while the processes start (start-up has no event to await); fails at
     once, with its log, if one of them has exited. A probe that raises counts as not yet."""
     deadline = time.monotonic() + timeout_s
@@ -81,6 +82,10 @@ def stop_process(popen: subprocess.Popen, sig: int = signal.SIGTERM, timeout_s: 
 
 def start_worker(redis_url: str, log_path: Path, **env: str) -> subprocess.Popen:
     """`python -m workers` on this Redis, its output appended to `log_path`; `env` adds variables."""
-    return subprocess.Popen(WORKER_COMMAND, cwd=REPO,
-                            env={**os.environ, "REDIS_URL": redis_url, **env},
-                            stdout=open(log_path, "ab"), stderr=subprocess.STDOUT)
+    return subprocess.Popen(
+        WORKER_COMMAND,
+        cwd=REPO,
+        env={**os.environ, "REDIS_URL": redis_url, **env},
+        stdout=open(log_path, "ab"),
+        stderr=subprocess.STDOUT,
+    )

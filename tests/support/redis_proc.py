@@ -1,4 +1,5 @@
 """A throwaway Redis server for one test session (never the one on 6379)."""
+
 from __future__ import annotations
 
 import os
@@ -38,9 +39,23 @@ class RedisProcess:
         return f"redis://127.0.0.1:{self.port}/0"
 
     def start(self) -> RedisProcess:
-        args = [redis_binary(), "--port", str(self.port), "--bind", "127.0.0.1",
-                "--dir", self.dir, "--save", "", "--maxmemory-policy", "noeviction",
-                "--appendonly", "yes" if self.appendonly else "no", "--logfile", "redis.log"]
+        args = [
+            redis_binary(),
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--dir",
+            self.dir,
+            "--save",
+            "",
+            "--maxmemory-policy",
+            "noeviction",
+            "--appendonly",
+            "yes" if self.appendonly else "no",
+            "--logfile",
+            "redis.log",
+        ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
         deadline = time.monotonic() + 10

@@ -6,6 +6,7 @@ encoding to undo) from a loopback source address of its own choosing (127.0.0.0/
 distinct users would come from distinct addresses. What a stream receives is kept as (version, type,
 monotonic time of arrival); times are comparable across processes on one machine (CLOCK_MONOTONIC).
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,7 +24,7 @@ class Stream:
     source: str
     status: int | None = None
     events: list[tuple[int, str, float]] = field(default_factory=list)
-    ended: bool = False          # the server closed the stream
+    ended: bool = False  # the server closed the stream
     heartbeats: int = 0
     error: str | None = None
 
@@ -36,12 +37,13 @@ class Stream:
 class LongPoll:
     """A client that long-polls a view again and again (`?wait=` with If-None-Match), as a mobile client
     does; `answers` are (version, monotonic time) of each 200."""
+
     path: str
     source: str
     version: int
     headers: dict = field(default_factory=dict)
     answers: list[tuple[int, float]] = field(default_factory=list)
-    unchanged: int = 0           # 304s: the wait ran out with nothing new
+    unchanged: int = 0  # 304s: the wait ran out with nothing new
     errors: list[str] = field(default_factory=list)
     stopped: bool = False
 
@@ -73,8 +75,13 @@ class Crowd:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
 
-    def open(self, paths: Iterable[tuple[str, str]], headers: dict | None = None, timeout_s: float = 120,
-             wait_head: bool = True) -> list[Stream]:
+    def open(
+        self,
+        paths: Iterable[tuple[str, str]],
+        headers: dict | None = None,
+        timeout_s: float = 120,
+        wait_head: bool = True,
+    ) -> list[Stream]:
         """Opens a stream for each (path, source address) and waits until each has its status line (or,
         with `wait_head=False` for requests that answer late such as long-polls, until each is sent)."""
         streams = [Stream(path, source) for path, source in paths]
@@ -100,12 +107,14 @@ class Crowd:
             for writer in self._writers:
                 writer.transport.abort()
             self._writers.clear()
+
         self._loop.call_soon_threadsafe(close)
 
     async def _open_all(self, streams: list[Stream], headers: dict, wait_head: bool) -> None:
         sent = [asyncio.Event() for _ in streams]
-        opened = [asyncio.ensure_future(self._open(stream, headers, was_sent))
-                  for stream, was_sent in zip(streams, sent)]
+        opened = [
+            asyncio.ensure_future(self._open(stream, headers, was_sent)) for stream, was_sent in zip(streams, sent)
+        ]
         if wait_head:
             await asyncio.gather(*opened)
         else:
@@ -113,15 +122,20 @@ class Crowd:
 
     async def _open(self, stream: Stream, headers: dict, sent: asyncio.Event) -> None:
         try:
-            reader, writer = await asyncio.open_connection(self.host, self.port, local_addr=(stream.source, 0),
-                                                           limit=1 << 20)
+            reader, writer = await asyncio.open_connection(
+                self.host, self.port, local_addr=(stream.source, 0), limit=1 << 20
+            )
         except OSError as exc:
             stream.error, stream.ended = str(exc), True
             sent.set()
             return
         self._writers.append(writer)
-        lines = [f"GET {stream.path} HTTP/1.0", f"Host: {self.host}:{self.port}", "Accept: text/event-stream",
-                 *(f"{name}: {value}" for name, value in headers.items())]
+        lines = [
+            f"GET {stream.path} HTTP/1.0",
+            f"Host: {self.host}:{self.port}",
+            "Accept: text/event-stream",
+            *(f"{name}: {value}" for name, value in headers.items()),
+        ]
         writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
         await writer.drain()
         sent.set()
@@ -155,8 +169,12 @@ class Crowd:
                 await asyncio.sleep(1)
                 continue
             self._writers.append(writer)
-            lines = [f"GET {one.path} HTTP/1.0", f"Host: {self.host}:{self.port}", f'If-None-Match: "{one.version}"',
-                     *(f"{name}: {value}" for name, value in one.headers.items())]
+            lines = [
+                f"GET {one.path} HTTP/1.0",
+                f"Host: {self.host}:{self.port}",
+                f'If-None-Match: "{one.version}"',
+                *(f"{name}: {value}" for name, value in one.headers.items()),
+            ]
             writer.write(("\r\n".join(lines) + "\r\n\r\n").encode())
             try:
                 answer = await reader.read()

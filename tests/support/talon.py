@@ -1,4 +1,5 @@
 """Helpers for tests that run the real app on a real Redis, with real rq workers."""
+
 from __future__ import annotations
 
 import random
@@ -32,8 +33,9 @@ class ServerLikeClient(FlaskClient):
         if response.mimetype != "text/event-stream":
             body = response.get_data()
             response.close()
-        check_response(response.request.method, response.request.path, response.status_code, response.content_type,
-                       body)
+        check_response(
+            response.request.method, response.request.path, response.status_code, response.content_type, body
+        )
         return response
 
 
@@ -62,15 +64,20 @@ def make_contract_app(redis_url: str):
     return make_app(redis_url, long_poll_max_s=0.2, stream_max_s=0.5)
 
 
-def run_jobs(redis_url: str, queue_name: str = "talon", max_jobs: int | None = None,
-             with_scheduler: bool = False) -> None:
+def run_jobs(
+    redis_url: str, queue_name: str = "talon", max_jobs: int | None = None, with_scheduler: bool = False
+) -> None:
     """Run queued jobs in-process with the worker class `python -m workers` runs, on its two queues in
     its order (the bot-only matches' last), until they are empty (with the scheduler: also the scheduled
     jobs that are due)."""
     connection = redis.Redis.from_url(redis_url)
     queues = [Queue(name, connection=connection) for name in (queue_name, background_queue_name(queue_name))]
-    burst(SimpleWorker(queues, connection=connection),
-          max_jobs=max_jobs, logging_level="WARNING", with_scheduler=with_scheduler)
+    burst(
+        SimpleWorker(queues, connection=connection),
+        max_jobs=max_jobs,
+        logging_level="WARNING",
+        with_scheduler=with_scheduler,
+    )
 
 
 def burst(worker, **options) -> None:
@@ -100,8 +107,7 @@ def start_match(client, body: dict = TWO_HUMANS, headers: dict | None = None) ->
     assert created.status_code == 201, created.json
     game_id = created.json["game_id"]
     humans = sum(seat["kind"] == "human" for seat in body["seats"])
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name}).json["token"]
-              for name in NAMES[:humans]]
+    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": name}).json["token"] for name in NAMES[:humans]]
     return game_id, tokens
 
 

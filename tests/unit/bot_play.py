@@ -1,4 +1,5 @@
 """The loop every engine's tests use to play a match with bots, without I/O (pure, like the engines)."""
+
 from __future__ import annotations
 
 import random
@@ -7,8 +8,17 @@ from collections.abc import Callable
 from games.cards import shuffled
 
 
-def play_out(rules, bots, state, options: dict, rng: random.Random, levels, bot_view: Callable,
-             keep_going: Callable, on_step: Callable | None = None):
+def play_out(
+    rules,
+    bots,
+    state,
+    options: dict,
+    rng: random.Random,
+    levels,
+    bot_view: Callable,
+    keep_going: Callable,
+    on_step: Callable | None = None,
+):
     """Drives `state` with the system's deals and scoring and the bots' moves while `keep_going(state)`.
 
     Deals shuffle the pack of the players at that deal with `rng`; each bot gets its seat's view from `bot_view(state, seat)`.

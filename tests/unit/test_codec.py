@@ -1,4 +1,5 @@
 """The event codec alone: encoding, packing, time normalisation and the upcaster chain."""
+
 from __future__ import annotations
 
 import hashlib
@@ -39,8 +40,10 @@ def test_the_dictionary_is_frozen():
     """Stored events name dictionary 1: changing its bytes would make them unreadable. A new
     dictionary gets a new number (scripts/build_zdict.py)."""
     zdict = Path(codec_module.__file__).with_name("zdict") / "1.bin"
-    assert hashlib.sha256(zdict.read_bytes()).hexdigest() == \
-        "cc05182342797e3806446061d21bb8deb2837d44696a6b3c876766540710c66f"
+    assert (
+        hashlib.sha256(zdict.read_bytes()).hexdigest()
+        == "cc05182342797e3806446061d21bb8deb2837d44696a6b3c876766540710c66f"
+    )
 
 
 def test_round_trip():
@@ -82,9 +85,18 @@ def test_without_upcasters_events_are_read_as_written():
     assert Codec().decode(1, future).data == {"card": "AS"}
 
 
-@pytest.mark.parametrize("event", ["play", {"actor": 0}, {"type": ""}, {"type": 3},
-                                   {"type": "x", "actor": True}, {"type": "x", "actor": [0]},
-                                   {"type": "x", "data": "card"}])
+@pytest.mark.parametrize(
+    "event",
+    [
+        "play",
+        {"actor": 0},
+        {"type": ""},
+        {"type": 3},
+        {"type": "x", "actor": True},
+        {"type": "x", "actor": [0]},
+        {"type": "x", "data": "card"},
+    ],
+)
 def test_malformed_events_are_rejected(event):
     with pytest.raises(ValueError):
         Codec().encode(event, AT)

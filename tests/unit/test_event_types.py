@@ -3,6 +3,7 @@ TypedDict says (games/events.py): whole matches of every game and variant, playe
 table, with the table's rarer events (turn timeouts, takeovers, returns, a seat reset, an abandonment)
 made to happen. The registries are what the engine contract exposes (`Rules.event_types`) and what mypy
 checks decide, evolve and the views against; this holds them to what is written at run time."""
+
 from __future__ import annotations
 
 import functools
@@ -35,14 +36,20 @@ MATCHES = [
     ("fifty-six", {"starting_tables": 4}, 4),
     ("fifty-six", {"starting_tables": 2}, 6),
     ("fifty-six", {"starting_tables": 2}, 8),
-    ("fifty-six", {"team_format": "two_sides", "pass_is_final": True, "all_pass_contract": "redeal",
-                   "starting_tables": 3}, 6),
+    (
+        "fifty-six",
+        {"team_format": "two_sides", "pass_is_final": True, "all_pass_contract": "redeal", "starting_tables": 3},
+        6,
+    ),
     ("smear", {}, 4),
     ("smear", {"widow_size": 2, "all_pass": "pass_deal"}, 4),
     ("smear", {"widow_size": 3, "all_pass": "stick_dealer"}, 4),
 ]
-FOLDS = {"sixty-six": (sixtysix_evolve, sixtysix_view), "fifty-six": (fiftysix_evolve, fiftysix_view),
-         "smear": (smear_evolve, smear_view)}
+FOLDS = {
+    "sixty-six": (sixtysix_evolve, sixtysix_view),
+    "fifty-six": (fiftysix_evolve, fiftysix_view),
+    "smear": (smear_evolve, smear_view),
+}
 MAX_STEPS = 20_000  # a guard: every match here ends far sooner
 
 
@@ -84,8 +91,9 @@ def record_errors(value: object, record: type, where: str) -> list[str]:
     errors = [f"{where}: missing {key!r}" for key in sorted(required - set(value))]
     errors += [f"{where}: undeclared {key!r}" for key in sorted(set(value) - required - optional)]
     hints = typing.get_type_hints(record)
-    return errors + [e for key, item in value.items() if key in hints
-                     for e in shape_errors(item, hints[key], f"{where}.{key}")]
+    return errors + [
+        e for key, item in value.items() if key in hints for e in shape_errors(item, hints[key], f"{where}.{key}")
+    ]
 
 
 def event_errors(event: dict, known: dict[str, type]) -> list[str]:
@@ -126,7 +134,7 @@ def whole_match(index: int) -> tuple[dict, ...]:
     for _ in range(MAX_STEPS):
         table = match.add(tables.system_step(table))
         if table.finished:
-            match.add(tables.offer_rematch(table, "r"))   # the one event after the end
+            match.add(tables.offer_rematch(table, "r"))  # the one event after the end
             return tuple(match.log)
         _, seat = tables.owed_work(table)[0]
         assert seat is not None
@@ -221,13 +229,17 @@ def test_a_misshaped_or_unknown_event_is_reported():
     played = {"type": "played", "actor": 0, "data": {"seat": 0, "card": "AS"}}
     assert event_errors(played, known) == []
     assert event_errors({**played, "data": {"seat": 0}}, known) == ["played.data: missing 'card'"]
-    assert event_errors({**played, "data": {"seat": 0, "card": "AS", "x": 1}}, known) == [
-        "played.data: undeclared 'x'"]
+    assert event_errors({**played, "data": {"seat": 0, "card": "AS", "x": 1}}, known) == ["played.data: undeclared 'x'"]
     assert event_errors({**played, "data": {"seat": True, "card": "AS"}}, known) == [
-        "played.data.seat: True is not int"]
+        "played.data.seat: True is not int"
+    ]
     assert event_errors({**played, "type": "shuffled"}, known) == ["shuffled: not a registered event type"]
-    dealt = {"type": "dealt", "actor": None, "data": {"round": 1, "dealer": 0, "hands": [["AS"], ["TS"]],
-                                                      "trump_card": "KS", "stock": []}}
+    dealt = {
+        "type": "dealt",
+        "actor": None,
+        "data": {"round": 1, "dealer": 0, "hands": [["AS"], ["TS"]], "trump_card": "KS", "stock": []},
+    }
     assert event_errors(dealt, known) == []  # `dead` may be left out (3p only)
     assert event_errors({**dealt, "data": {**dealt["data"], "hands": [["AS"], None]}}, known) == [
-        "dealt.data.hands[1]: None is not a list"]
+        "dealt.data.hands[1]: None is not a list"
+    ]

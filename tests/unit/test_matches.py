@@ -1,5 +1,6 @@
 """The use cases (app/matches.py) on the in-memory event store and job queue: no Redis, no rq, no clock
 but the test's. tests/integration/test_port_contracts.py proves the fakes behave as the Redis ones do."""
+
 from __future__ import annotations
 
 import logging
@@ -14,7 +15,7 @@ from events.store import Throttled
 from games import table as tables
 from games.errors import GameError, NotYourTurn, OptionError, SeatUnavailable
 
-START_S = 1_796_000_000.0   # the fake clock's start (seconds since the epoch)
+START_S = 1_796_000_000.0  # the fake clock's start (seconds since the epoch)
 HUMAN, BOT = {"kind": "human"}, {"kind": "bot"}
 
 
@@ -78,6 +79,7 @@ def event_types(world: World, game_id: str, after: int = 0) -> list[str]:
 
 # Creating and reading.
 
+
 def test_a_match_of_bots_is_dealt_and_owes_its_first_bot_move(world):
     table = world.matches.create_match("sixty-six", {}, [BOT, BOT], seed=7)
     assert (table.status, table.version) == ("active", 3)
@@ -101,8 +103,17 @@ def test_a_match_with_an_open_seat_waits_in_the_lobby_and_owes_nothing(world):
     table = world.matches.create_match("sixty-six", {"variant": "2p24"}, [HUMAN, BOT], seed=7)
     assert table.status == "waiting" and world.jobs.enqueued == []
     entries, _, more = world.matches.lobby_page("waiting", None, None, 10)
-    assert entries == [{"game_id": table.game_id, "game": "sixty-six", "variant": "2p24", "status": "waiting",
-                        "players": 2, "open_seats": 1, "created_ms": int(START_S * 1000)}]
+    assert entries == [
+        {
+            "game_id": table.game_id,
+            "game": "sixty-six",
+            "variant": "2p24",
+            "status": "waiting",
+            "players": 2,
+            "open_seats": 1,
+            "created_ms": int(START_S * 1000),
+        }
+    ]
     assert not more
 
 
@@ -115,8 +126,9 @@ def test_bad_options_store_nothing(world):
 
 
 def test_the_seed_decides_the_deal(world):
-    one, two, other = (world.matches.create_match("sixty-six", {"first_dealer": 0}, [BOT, BOT], seed=seed)
-                       for seed in (5, 5, 6))
+    one, two, other = (
+        world.matches.create_match("sixty-six", {"first_dealer": 0}, [BOT, BOT], seed=seed) for seed in (5, 5, 6)
+    )
     dealt = [world.store.read(t.game_id)[-1] for t in (one, two, other)]
     assert dealt[0].type == "dealt" and dealt[0].data == dealt[1].data != dealt[2].data
 
@@ -155,6 +167,7 @@ def test_the_lobby_pages_newest_first_and_filters_by_game(world):
 
 # Claiming a seat.
 
+
 def test_the_last_claim_starts_the_match_and_the_token_holds_the_seat(world):
     created = world.matches.create_match("sixty-six", {"turn_timeout_s": 30}, [HUMAN, BOT], seed=7)
     table, seat, token = world.matches.claim_seat(created.game_id, None, "Ann")
@@ -168,6 +181,7 @@ def test_the_last_claim_starts_the_match_and_the_token_holds_the_seat(world):
 
 class RacingStore(InMemoryEventStore):
     """Runs `before` once, right before the next append: another writer gets in first."""
+
     before = None
 
     def append(self, *args, **kwargs):
@@ -190,6 +204,7 @@ def test_a_claim_that_lost_a_race_is_decided_again():
 
 
 # Acting.
+
 
 def test_a_move_is_stored_and_owes_the_bot_its_turn(world):
     table, token = human_vs_bot(world)
@@ -220,8 +235,9 @@ def test_if_match_must_name_the_current_version(world):
         world.matches.act(table.game_id, legal(table), seat_of(token), if_match={table.version - 1})
     assert stale.value.current_version == table.version
     assert world.matches.table(table.game_id).version == table.version
-    outcome = world.matches.act(table.game_id, legal(table), seat_of(token),
-                                if_match={table.version - 1, table.version})
+    outcome = world.matches.act(
+        table.game_id, legal(table), seat_of(token), if_match={table.version - 1, table.version}
+    )
     assert outcome.table.version == table.version + 1
 
 
@@ -230,7 +246,7 @@ def test_a_retry_with_its_idempotency_key_is_answered_not_applied_again(world):
     first = world.matches.act(table.game_id, legal(table), seat_of(token), idempotency_key="move-1")
     again = world.matches.act(table.game_id, legal(table), seat_of(token), idempotency_key="move-1")
     assert again.replayed and again.table.version == first.table.version
-    assert len(world.jobs.enqueued) == 1   # the retry owes nothing new
+    assert len(world.jobs.enqueued) == 1  # the retry owes nothing new
     # The bot moves; the retry is out of turn by now, and its record still answers it (another process too).
     world.run_due()
     later = world.other_process().act(table.game_id, legal(table), seat_of(token), idempotency_key="move-1")
@@ -282,9 +298,9 @@ def test_a_queue_down_after_the_answer_is_logged_and_the_sweeper_makes_up_for_it
 
 def test_a_process_holding_an_old_table_decides_again_on_the_stored_one(world):
     table, token = human_vs_bot(world)
-    world.matches.act(table.game_id, legal(table), seat_of(token))   # this process now holds the bot's turn
+    world.matches.act(table.game_id, legal(table), seat_of(token))  # this process now holds the bot's turn
     worker = world.other_process()
-    world.run_due(worker)                                           # the bot moves elsewhere
+    world.run_due(worker)  # the bot moves elsewhere
     stored = worker.table(table.game_id)
     assert world.matches.held_table(table.game_id).version < stored.version
     outcome = world.matches.act(table.game_id, legal(stored), seat_of(token))
@@ -300,7 +316,7 @@ def racing_world(**options):
     table, token = human_vs_bot(world, **options)
     (timer,) = world.jobs.waiting()
     worker = world.other_process()
-    world.store.before = lambda: world.run(timer, worker)   # the timer runs out right before the append
+    world.store.before = lambda: world.run(timer, worker)  # the timer runs out right before the append
     return world, table, token
 
 
@@ -312,7 +328,7 @@ def test_a_move_that_lost_the_race_to_its_turn_timer_is_decided_again():
     stored = world.matches.table(table.game_id)
     assert event_types(world, table.game_id, table.version)[-1] == "turn_timed_out"
     assert stored.seats[0].timeouts == 1
-    with pytest.raises(type(refused.value)):   # the move was decided again on the table as stored
+    with pytest.raises(type(refused.value)):  # the move was decided again on the table as stored
         tables.act(stored, 0, action)
 
 
@@ -325,6 +341,7 @@ def test_a_move_with_if_match_that_lost_a_race_names_the_new_version():
 
 # The workers' jobs.
 
+
 def test_advance_scores_the_round_and_deals_the_next_at_its_version_only(world):
     created = world.matches.create_match("sixty-six", {}, [HUMAN, HUMAN], seed=7)
     tokens = [world.matches.claim_seat(created.game_id, seat, name)[2] for seat, name in ((0, "Ann"), (1, "Bob"))]
@@ -335,36 +352,40 @@ def test_advance_scores_the_round_and_deals_the_next_at_its_version_only(world):
         (seat,) = tables.seat_view(table, 0)["to_act"]
         table = world.matches.act(table.game_id, legal(table, seat), seat_of(tokens[seat])).table
     assert world.jobs.waiting() == [Job("advance", table.game_id, table.version)]
-    assert not world.matches.advance(table.game_id, table.version - 1)   # stale: nothing
+    assert not world.matches.advance(table.game_id, table.version - 1)  # stale: nothing
     assert world.matches.table(table.game_id).version == table.version
     assert world.matches.advance(table.game_id, table.version)
     after = world.matches.table(table.game_id)
-    assert event_types(world, table.game_id, table.version) == ["round_scored", "deal_revealed", "deal_committed",
-                                                                "dealt"]
+    assert event_types(world, table.game_id, table.version) == [
+        "round_scored",
+        "deal_revealed",
+        "deal_committed",
+        "dealt",
+    ]
     assert after.deals == table.deals + 1 and after.status == "active"
-    assert not world.matches.advance(table.game_id, after.version)        # nothing owed now
+    assert not world.matches.advance(table.game_id, after.version)  # nothing owed now
 
 
 def test_a_bot_turn_moves_once_and_not_when_stale_or_not_owed():
     world = World(bot_delay_s=0.5)
     table, token = human_vs_bot(world)
-    assert not world.matches.bot_turn(table.game_id, table.version, 1)     # the human's turn
+    assert not world.matches.bot_turn(table.game_id, table.version, 1)  # the human's turn
     after = world.matches.act(table.game_id, legal(table), seat_of(token)).table
     assert world.jobs.waiting() == [Job("bot", table.game_id, after.version, 1, 0.5)]
     assert not world.matches.bot_turn(table.game_id, after.version - 1, 1)  # stale
-    assert world.jobs.due() == []   # the bot waits its delay
+    assert world.jobs.due() == []  # the bot waits its delay
     world.jobs.tick(0.5)
     assert world.run_due() == 1
     assert world.matches.table(table.game_id).version > after.version
-    assert not world.matches.bot_turn(table.game_id, after.version, 1)      # done already
+    assert not world.matches.bot_turn(table.game_id, after.version, 1)  # done already
 
 
 def test_a_turn_timer_has_the_bot_move_for_the_human_then_take_the_seat_over():
-    world = World(bot_delay_s=1.0)   # one job per bot move, so the test sees each turn
+    world = World(bot_delay_s=1.0)  # one job per bot move, so the test sees each turn
     table, token = human_vs_bot(world, turn_timeout_s=30, takeover_after=2)
     timer = Job("timeout", table.game_id, table.version, 0, 30.0)
     assert world.jobs.waiting() == [timer]
-    assert not world.matches.turn_timeout(table.game_id, table.version - 1, 0)   # stale
+    assert not world.matches.turn_timeout(table.game_id, table.version - 1, 0)  # stale
     world.jobs.tick(29)
     assert world.run_due() == 0
     assert world.jobs.run_next(world.run) == timer and world.jobs.now == 30
@@ -400,12 +421,13 @@ def test_a_reset_seat_reopens_the_bot_plays_it_and_its_token_is_void(world):
         world.matches.act(table.game_id, legal(reset), seat_of(token))
     assert world.matches.lobby_page("active", None, None, 5)[0][0]["open_seats"] == 1
     with pytest.raises(SeatUnavailable):
-        world.matches.reset_seat(table.game_id, 1)   # a bot's seat
+        world.matches.reset_seat(table.game_id, 1)  # a bot's seat
     _, seat, _ = world.matches.claim_seat(table.game_id, None, "Bob")
     assert seat == 0
 
 
 # The sweeper.
+
 
 def test_the_sweeper_closes_idle_matches(world):
     table, _ = human_vs_bot(world)
@@ -424,11 +446,11 @@ def test_the_sweeper_closes_idle_matches(world):
 def test_the_sweeper_requeues_the_jobs_a_crash_lost(world):
     table = world.matches.create_match("sixty-six", {}, [BOT, BOT], seed=7)
     lost = world.jobs.waiting()
-    world.jobs = InMemoryJobQueue()   # the queue lost them (a crash between the append and the enqueue)
+    world.jobs = InMemoryJobQueue()  # the queue lost them (a crash between the append and the enqueue)
     world.matches = Matches(world.store, world.jobs)
     assert world.matches.sweep(now_ms=int(START_S * 1000), idle_expiry_s=3600) == 1
     assert world.jobs.waiting() == lost
-    assert world.matches.sweep(now_ms=int(START_S * 1000), idle_expiry_s=3600) == 0   # waiting: left alone
+    assert world.matches.sweep(now_ms=int(START_S * 1000), idle_expiry_s=3600) == 0  # waiting: left alone
     world.jobs.fail(lost[0])
-    assert world.matches.sweep(now_ms=int(START_S * 1000), idle_expiry_s=3600) == 1   # failed: again
+    assert world.matches.sweep(now_ms=int(START_S * 1000), idle_expiry_s=3600) == 1  # failed: again
     assert world.matches.table(table.game_id).version == table.version

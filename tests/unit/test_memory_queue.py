@@ -1,5 +1,6 @@
 """The in-memory job queue's own controls (what the contract suite cannot ask of rq): the jobs a test
 runs, in their order and at their time, a job that ran holding its id, and a failing job."""
+
 from __future__ import annotations
 
 import pytest

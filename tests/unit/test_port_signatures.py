@@ -2,6 +2,7 @@
 the protocol's parameters under the same names, kinds and defaults: a use case written against the
 port works on the Redis adapters and the in-memory ones alike (their behaviour is
 tests/integration/test_port_contracts.py's business)."""
+
 from __future__ import annotations
 
 import inspect
@@ -15,9 +16,16 @@ from events.memory import InMemoryEventStore
 from events.repository import AggregateStore
 from events.store import EventStore as RedisEventStore
 
-PORTS = [(EventStore, RedisEventStore), (EventStore, InMemoryEventStore), (AggregateStore, RedisEventStore),
-         (AggregateStore, InMemoryEventStore), (AuditedLog, RedisEventStore), (AuditedLog, InMemoryEventStore),
-         (JobQueue, RqJobQueue), (JobQueue, InMemoryJobQueue)]
+PORTS = [
+    (EventStore, RedisEventStore),
+    (EventStore, InMemoryEventStore),
+    (AggregateStore, RedisEventStore),
+    (AggregateStore, InMemoryEventStore),
+    (AuditedLog, RedisEventStore),
+    (AuditedLog, InMemoryEventStore),
+    (JobQueue, RqJobQueue),
+    (JobQueue, InMemoryJobQueue),
+]
 
 
 def members(protocol) -> set[str]:
@@ -34,7 +42,7 @@ def test_the_implementation_takes_what_the_port_gives(protocol, implementation):
     assert members(protocol), "a port without members"
     for name in members(protocol):
         wanted = getattr(protocol, name, None)
-        if not callable(wanted):   # an attribute (the codec): the constructor takes it
+        if not callable(wanted):  # an attribute (the codec): the constructor takes it
             assert name in inspect.signature(implementation.__init__).parameters, name
             continue
         given = inspect.signature(getattr(implementation, name)).parameters

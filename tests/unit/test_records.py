@@ -1,4 +1,5 @@
 """games/records.replace: the copies the folds make, as dataclasses.replace would make them."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -64,13 +65,13 @@ def test_unknown_fields_are_refused():
 
 def test_classes_with_more_than_their_fields_go_through_dataclasses_replace():
     with pytest.raises(ValueError, match="negative"):
-        replace(Checked(1), a=-1)          # __post_init__ still checks
+        replace(Checked(1), a=-1)  # __post_init__ still checks
     cached = Cached(2)
     assert cached.double == 4
     assert replace(cached, a=5).double == 10  # the cached value is not carried over
     counted = Counted(1)
     counted.seen = 7
-    assert replace(counted, a=2).seen == 0    # an init=False field starts anew, as dataclasses.replace has it
+    assert replace(counted, a=2).seen == 0  # an init=False field starts anew, as dataclasses.replace has it
 
 
 @pytest.mark.parametrize("cls", [Table, State66, Round66, State56, Round56, StateSmear, RoundSmear])

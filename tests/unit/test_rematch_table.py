@@ -1,5 +1,6 @@
 """The table's part of rematches (games/table.py: offer_rematch, rematch_spec, reserved seats) and of
 replays (games/replay.py), pure: no store, no HTTP."""
+
 from __future__ import annotations
 
 import pytest
@@ -20,14 +21,23 @@ def add(table, events):
 def finished_smear() -> tables.Table:
     """A Smear match to 1 point with two humans, played by the stand-in bots (both seats claimed, then
     seat 2 reset by the operator: its seat is open at the end)."""
-    table = fold(tables.create("old", "smear", {"first_dealer": 3, "match_target": 1, "turn_timeout_s": 40,
-                                                "takeover_after": 3}, SEATS, seed=4))
+    table = fold(
+        tables.create(
+            "old",
+            "smear",
+            {"first_dealer": 3, "match_target": 1, "turn_timeout_s": 40, "takeover_after": 3},
+            SEATS,
+            seed=4,
+        )
+    )
     table = add(table, tables.claim_seat(table, 0, "Ann", "a" * 64))
     table = add(table, tables.claim_seat(table, 2, "Cy", "c" * 64))
     table = add(table, tables.reset_seat(table, 2))
     while not table.finished:
         work = tables.owed_work(table)
-        table = add(table, tables.system_step(table) if work == [("advance", None)] else tables.bot_move(table, work[0][1]))
+        table = add(
+            table, tables.system_step(table) if work == [("advance", None)] else tables.bot_move(table, work[0][1])
+        )
     return table
 
 
@@ -36,12 +46,17 @@ def test_the_rematch_has_the_same_options_and_bots_the_next_dealer_and_the_playe
     options, seats = tables.rematch_spec(old)
     assert options == {**old.options, "first_dealer": 0, "turn_timeout_s": 40, "takeover_after": 3}
     # Ann's seat is kept for her; seat 2 had nobody at the end, so it is open to anyone.
-    assert seats == [{"kind": "human", "reserved": True}, {"kind": "bot", "level": "random"},
-                     {"kind": "human", "reserved": False}, {"kind": "bot", "level": "expert"}]
+    assert seats == [
+        {"kind": "human", "reserved": True},
+        {"kind": "bot", "level": "random"},
+        {"kind": "human", "reserved": False},
+        {"kind": "bot", "level": "expert"},
+    ]
     new = fold(tables.create("new", old.game, options, seats, seed=5, rematch_of="old"))
     assert new.rematch_of == "old" and [s.reserved for s in new.seats] == [True, False, False, False]
-    assert [(s.kind, s.level, s.name) for s in new.seats] == [(s.kind, s.level, s.name if s.kind == "bot" else None)
-                                                            for s in old.seats]
+    assert [(s.kind, s.level, s.name) for s in new.seats] == [
+        (s.kind, s.level, s.name if s.kind == "bot" else None) for s in old.seats
+    ]
     view = tables.seat_view(new, None)
     assert view["rematch_of"] == "old" and view["rematch"] is None
     assert [p["reserved"] for p in view["players"]] == [True, False, False, False]
@@ -95,5 +110,5 @@ def test_a_replay_before_the_first_deal_has_no_hands_and_after_it_every_hand():
     step = replay_step(table, 40)
     hands = [tables.seat_view(table, seat)["round"]["hand"] for seat in (0, 1)]
     assert step["hands"] == hands and [len(h) for h in hands] == [6, 6]
-    assert step["view"]["round"]["hand"] is None   # the view stays a spectator's: the hands are beside it
+    assert step["view"]["round"]["hand"] is None  # the view stays a spectator's: the hands are beside it
     assert step["view"]["seat"] is None and step["view"]["legal_actions"] == [] and step["last_version"] == 40

@@ -1,4 +1,5 @@
 """The rules pages' sources (docs/rules/) and how the service finds and renders them, without a server."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -13,8 +14,9 @@ REPO = Path(__file__).resolve().parents[2]
 OUTSIDE = ("RULES.md", "API.md", "../shared")
 
 
-@pytest.mark.parametrize("doc", sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"],
-                         ids=lambda p: str(p.relative_to(REPO)))
+@pytest.mark.parametrize(
+    "doc", sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"], ids=lambda p: str(p.relative_to(REPO))
+)
 def test_the_docs_never_point_outside_the_repository(doc):
     text = doc.read_text(encoding="utf-8")
     assert [word for word in OUTSIDE if word in text] == []
@@ -35,7 +37,9 @@ def test_links_between_markdown_files_become_links_between_pages(tmp_path):
     (tmp_path / "smear.md").write_text(
         "# Smear\n\n## Options\n\nSee [the index](README.md), [a table event](README.md#event-seat_reset) and "
         "[Sixty-Six's target](sixty-six.md#option-match_target).\n\n"
-        '### <a id="option-widow_size"></a>`widow_size`\n\n| A | B |\n|---|---|\n| 1 | 2 |\n', encoding="utf-8")
+        '### <a id="option-widow_size"></a>`widow_size`\n\n| A | B |\n|---|---|\n| 1 | 2 |\n',
+        encoding="utf-8",
+    )
     html = rules.rendered(tmp_path, "smear")
     assert 'href="/rules/"' in html and 'href="/rules/#event-seat_reset"' in html
     assert 'href="/rules/sixty-six#option-match_target"' in html

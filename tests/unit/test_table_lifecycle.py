@@ -1,5 +1,6 @@
 """The table's lifecycle (games/table.py), pure: seats claimed, turns timed out and taken over, seats
 reset, matches abandoned, and the work a table owes the workers at each point. No store, no queue."""
+
 from __future__ import annotations
 
 import hashlib
@@ -9,7 +10,7 @@ import pytest
 from games import table as tables
 from games.errors import ActionShapeError, NotActive, NotYourTurn, SeatUnavailable
 
-ANN, BOB = "a" * 64, "b" * 64   # token hashes
+ANN, BOB = "a" * 64, "b" * 64  # token hashes
 
 
 def apply(table, events):
@@ -53,6 +54,7 @@ def types(events):
 
 # Creating and claiming.
 
+
 def test_a_match_with_an_open_human_seat_waits_and_owes_nothing():
     table = new_table([{"kind": "human"}, {"kind": "bot"}])
     assert (table.status, table.version, table.deals) == ("waiting", 1, 0)
@@ -91,14 +93,18 @@ def test_a_seat_that_is_taken_a_bots_or_missing_cannot_be_claimed(seat):
 
 def test_the_deal_is_committed_before_it_is_dealt():
     table = human_vs_bot()
-    committed = next(e for e in tables.claim_seat(new_table([{"kind": "human"}, {"kind": "bot"}]), 0, "Ann", ANN)
-                     if e["type"] == "deal_committed")
+    committed = next(
+        e
+        for e in tables.claim_seat(new_table([{"kind": "human"}, {"kind": "bot"}]), 0, "Ann", ANN)
+        if e["type"] == "deal_committed"
+    )
     salt = tables.deal_salt(table.seed, 1)
     assert committed["data"]["commitment"] == tables.deal_commitment(salt, tables.committed_deck(table))
     assert table.commitment == committed["data"]["commitment"]
 
 
 # Acting, the work owed, and the turn timer.
+
 
 def test_actions_are_refused_until_the_match_is_active_and_out_of_turn():
     waiting = new_table([{"kind": "human"}, {"kind": "bot"}])
@@ -119,7 +125,7 @@ def test_a_humans_turn_owes_a_timeout_only_with_a_turn_timer():
 def test_the_bots_turn_and_the_rounds_end_are_owed_to_the_workers():
     table = human_vs_bot()
     table = apply(table, tables.act(table, 0, first_legal(table, 0)))
-    assert tables.owed_work(table) == [("bot", 1)]   # the bot follows the lead
+    assert tables.owed_work(table) == [("bot", 1)]  # the bot follows the lead
     for _ in range(100):
         if tables.owed_work(table) == [("advance", None)]:
             break
@@ -128,14 +134,14 @@ def test_the_bots_turn_and_the_rounds_end_are_owed_to_the_workers():
     assert tables.owed_work(table) == [("advance", None)]
     deals = table.deals
     table = apply(table, tables.system_step(table))
-    assert table.deals == deals + 1 and tables.seat_view(table, 0)["to_act"]   # the next deal is on
+    assert table.deals == deals + 1 and tables.seat_view(table, 0)["to_act"]  # the next deal is on
 
 
 def test_a_timed_out_turn_is_played_by_the_stand_in_bot_and_counted():
     table = human_vs_bot(turn_timeout_s=30)
     events = tables.time_out(table, 0)
     assert types(events)[-1] == "turn_timed_out" and events[-1]["data"] == {"seat": 0, "consecutive": 1}
-    assert events[0]["actor"] == 0   # the bot's move is made for the seat
+    assert events[0]["actor"] == 0  # the bot's move is made for the seat
     table = apply(table, events)
     assert table.seats[0].timeouts == 1 and not table.seats[0].taken_over
 
@@ -147,7 +153,7 @@ def test_timeouts_in_a_row_hand_the_seat_to_the_bot_until_its_human_acts():
     assert types(events)[-2:] == ["turn_timed_out", "seat_taken_over"]
     table = until_turn_of(apply(table, events), 0)
     assert table.seats[0].taken_over and table.seats[0].played_by_bot
-    assert tables.owed_work(table) == [("bot", 0)]   # no more timers: the bot plays the seat
+    assert tables.owed_work(table) == [("bot", 0)]  # no more timers: the bot plays the seat
     events = tables.act(table, 0, first_legal(table, 0))
     assert events[0] == {"type": "seat_returned", "actor": 0, "data": {"seat": 0}}
     table = apply(table, events)
@@ -163,6 +169,7 @@ def test_a_move_in_time_ends_the_run_of_timeouts():
 
 
 # Resetting a seat and abandoning a match.
+
 
 def test_a_reset_seat_reopens_and_a_bot_plays_it_meanwhile():
     table = human_vs_bot(turn_timeout_s=30)

@@ -2,6 +2,7 @@
 
 Screenshots go to $TALON_ARTIFACTS_DIR/screenshots (default .artifacts/screenshots, git-ignored).
 """
+
 from __future__ import annotations
 
 import os
@@ -13,8 +14,15 @@ from tests.support.processes import REPO
 
 CHROMIUM = os.environ.get("TALON_CHROMIUM", "/usr/bin/chromium")
 # ENGINEERING.md: the flags Debian's Chromium needs here (as root, no GPU, nothing phoning home).
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 ACTION_TIMEOUT_MS = 10_000
 DESKTOP = {"width": 1366, "height": 800}
 PHONE = {"width": 390, "height": 844}
@@ -33,6 +41,7 @@ def screenshot_dir() -> Path:
 @pytest.fixture(scope="session")
 def chromium():
     from playwright.sync_api import sync_playwright
+
     if not Path(CHROMIUM).exists():
         raise RuntimeError(f"{CHROMIUM} is missing: run the suite with `make test`, which installs Debian's chromium")
     # Playwright gives every launch a fresh temporary profile (it refuses --user-data-dir in args).
@@ -54,8 +63,9 @@ def new_page(chromium):
     contexts = []
 
     def make(viewport=None, locale="en-US", pace="0", reduced_motion="no-preference", bypass_csp=True):
-        context = chromium.new_context(viewport=viewport or DESKTOP, locale=locale, reduced_motion=reduced_motion,
-                                       bypass_csp=bypass_csp)
+        context = chromium.new_context(
+            viewport=viewport or DESKTOP, locale=locale, reduced_motion=reduced_motion, bypass_csp=bypass_csp
+        )
         context.set_default_timeout(ACTION_TIMEOUT_MS)
         if pace is not None:
             context.add_init_script(f"localStorage.setItem('talon.pace', '{pace}')")
@@ -66,7 +76,9 @@ def new_page(chromium):
         page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
         # The console names no URL for a failed request: these say which one it was.
         page.failed_responses = failed = []
-        page.on("response", lambda r: failed.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None)
+        page.on(
+            "response", lambda r: failed.append(f"{r.status} {r.request.method} {r.url}") if r.status >= 400 else None
+        )
         page.console_errors = errors
         return page
 

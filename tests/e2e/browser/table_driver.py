@@ -4,6 +4,7 @@ The page's body carries `data-state` (loading, lobby, my-turn, waiting, busy, an
 finished), `data-version` (the game version the table shows) and `data-phase`; the helpers wait on
 those, never on sleeps.
 """
+
 from __future__ import annotations
 
 import requests
@@ -85,7 +86,9 @@ def wait_ready(page, after: int | None = None) -> str:
     page.wait_for_function(
         """([ready, v]) => ready.includes(document.body.dataset.state)
                           && (v === null || Number(document.body.dataset.version) > v)""",
-        arg=[list(READY), after], timeout=TURN_TIMEOUT_MS)
+        arg=[list(READY), after],
+        timeout=TURN_TIMEOUT_MS,
+    )
     return state(page)
 
 

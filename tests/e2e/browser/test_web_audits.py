@@ -5,6 +5,7 @@ tests/e2e/browser/js/package-lock.json, installed by scripts/browser-tools (`mak
 Lighthouse runs with the mobile form factor and simulated throttling (see js/lighthouse-run.mjs for how
 it stays independent of this machine's speed); its reports are kept in the test artifacts.
 """
+
 from __future__ import annotations
 
 import json
@@ -30,7 +31,9 @@ THRESHOLDS = {"accessibility": 0.95, "best-practices": 0.95, "performance": 0.90
 def tool(path: str) -> Path:
     found = TOOLS / "node_modules" / path
     if not found.exists():
-        raise RuntimeError(f"{found} is missing: run the suite with `make test`, which installs the tools (scripts/browser-tools)")
+        raise RuntimeError(
+            f"{found} is missing: run the suite with `make test`, which installs the tools (scripts/browser-tools)"
+        )
     return found
 
 
@@ -53,8 +56,11 @@ def audited_page(chromium):
 def axe_violations(page) -> list[dict]:
     page.add_script_tag(content=tool("axe-core/axe.min.js").read_text(encoding="utf-8"))
     result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
-    return [{"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
-            for v in result["violations"] if v["impact"] in SERIOUS]
+    return [
+        {"id": v["id"], "impact": v["impact"], "help": v["help"], "nodes": [n["target"] for n in v["nodes"]][:5]}
+        for v in result["violations"]
+        if v["impact"] in SERIOUS
+    ]
 
 
 SEATS = {"sixty-six": 2, "fifty-six": 4, "smear": 4}
@@ -67,8 +73,9 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_every_table(service, audited
     page.wait_for_function("document.body.dataset.state === 'lobby'")
     found = {"lobby": axe_violations(page)}
     for game, n in SEATS.items():
-        game_id = api_match(service, game, [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * (n - 1),
-                            {"first_dealer": n - 1})
+        game_id = api_match(
+            service, game, [{"kind": "human"}] + [{"kind": "bot", "level": "basic"}] * (n - 1), {"first_dealer": n - 1}
+        )
         page = audited_page(viewport)
         join_by_link(page, service, game_id, "Ana")
         wait_turn(page)
@@ -77,7 +84,9 @@ def test_axe_finds_nothing_serious_on_the_lobby_and_every_table(service, audited
         found[game] = axe_violations(page)
     # A dialog too: the confirmation of a risky move.
     page = audited_page(viewport)
-    game_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], {"first_dealer": 1})
+    game_id = api_match(
+        service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}], {"first_dealer": 1}
+    )
     join_by_link(page, service, game_id, "Ana")
     wait_turn(page)
     page.click('[data-action="declare_out"]')
@@ -102,6 +111,7 @@ def first_played(service, game_id: str) -> int:
     """The version of the first card played in a match the bots play out, once it is over (waited for
     with long-polls)."""
     import requests
+
     url = service.url(f"/v1/games/{game_id}")
     for _ in range(200):
         view = requests.get(url, timeout=10).json()
@@ -118,7 +128,9 @@ def lighthouse(service, url: str, name: str, profile: Path | None = None) -> dic
     report = out / f"{name}.json"
     command = ["node", str(TOOLS / "lighthouse-run.mjs"), url, str(report)] + ([str(profile)] if profile else [])
     tool("lighthouse")
-    done = subprocess.run(command, env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=240)
+    done = subprocess.run(
+        command, env={**os.environ, "CHROME_PATH": CHROMIUM}, capture_output=True, text=True, timeout=240
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     print(done.stdout.strip())
     lhr = json.loads(report.read_text(encoding="utf-8"))
@@ -126,32 +138,43 @@ def lighthouse(service, url: str, name: str, profile: Path | None = None) -> dic
 
 
 def weak_audits(lhr: dict) -> list[str]:
-    return [f"{cat['id']}: {ref['id']} {lhr['audits'][ref['id']].get('displayValue', '')}".strip()
-            for cat in lhr["categories"].values() for ref in cat["auditRefs"]
-            if ref.get("weight") and (lhr["audits"][ref["id"]].get("score") or 0) < 1 and lhr["audits"][ref["id"]].get("score") is not None]
+    return [
+        f"{cat['id']}: {ref['id']} {lhr['audits'][ref['id']].get('displayValue', '')}".strip()
+        for cat in lhr["categories"].values()
+        for ref in cat["auditRefs"]
+        if ref.get("weight")
+        and (lhr["audits"][ref["id"]].get("score") or 0) < 1
+        and lhr["audits"][ref["id"]].get("score") is not None
+    ]
 
 
 def seated_profile(chromium, service, game_id: str, seat: dict) -> Path:
     """A Chromium profile whose localStorage holds the seat's token, as if the player had sat down in it."""
     profile = Path(tempfile.mkdtemp(prefix="talon-lh-"))
-    context = chromium.browser_type.launch_persistent_context(str(profile), executable_path=CHROMIUM, headless=True,
-                                                              args=CHROMIUM_ARGS)
+    context = chromium.browser_type.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS
+    )
     page = context.new_page()
     page.goto(service.url("/"))
-    page.evaluate("([g, s]) => localStorage.setItem('talon.seat.' + g, JSON.stringify(s))",
-                  [game_id, {"seat": seat["seat"], "token": seat["token"]}])
+    page.evaluate(
+        "([g, s]) => localStorage.setItem('talon.seat.' + g, JSON.stringify(s))",
+        [game_id, {"seat": seat["seat"], "token": seat["token"]}],
+    )
     context.close()
     return profile
 
 
 def test_lighthouse_scores_the_lobby_and_a_table_on_a_phone(service, chromium):
     import requests
+
     game_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "bot", "level": "basic"}])
     seat = requests.post(service.url(f"/v1/games/{game_id}/players"), json={"name": "Ana"}, timeout=10).json()
     profile = seated_profile(chromium, service, game_id, seat)
     try:
-        results = {"lobby": lighthouse(service, service.url("/"), "lobby"),
-                   "table": lighthouse(service, service.url(f"/#/g/{game_id}"), "table", profile)}
+        results = {
+            "lobby": lighthouse(service, service.url("/"), "lobby"),
+            "table": lighthouse(service, service.url(f"/#/g/{game_id}"), "table", profile),
+        }
     finally:
         shutil.rmtree(profile, ignore_errors=True)
     # The table was audited seated: its page asked for a stream ticket, which only a seat does.

@@ -1,5 +1,6 @@
 """The page in the players' languages: English, Polish, Croatian and Galician message catalogs
 (service/static/i18n/), complete and consistent, and the table rendered in the browser's language."""
+
 from __future__ import annotations
 
 import json
@@ -12,7 +13,12 @@ from tests.support.processes import REPO
 
 STATIC = REPO / "service" / "static"
 # The plural forms each language needs (CLDR, as the browser's Intl.PluralRules picks them).
-PLURAL_FORMS = {"en": {"one", "other"}, "pl": {"one", "few", "many", "other"}, "hr": {"one", "few", "other"}, "gl": {"one", "other"}}
+PLURAL_FORMS = {
+    "en": {"one", "other"},
+    "pl": {"one", "few", "many", "other"},
+    "hr": {"one", "few", "other"},
+    "gl": {"one", "other"},
+}
 PLACEHOLDER = re.compile(r"\{(\w+)\}")
 
 
@@ -35,7 +41,9 @@ def test_every_key_is_in_every_catalog_with_its_placeholders_and_plural_forms(la
         assert isinstance(text, dict) == isinstance(english[key], dict), f"{lang} {key}: plural or not"
         if isinstance(text, dict):
             assert set(text) == PLURAL_FORMS[lang], f"{lang} {key}: plural forms {sorted(text)}"
-        assert all(value.strip() for value in (text.values() if isinstance(text, dict) else [text])), f"{lang} {key}: empty"
+        assert all(value.strip() for value in (text.values() if isinstance(text, dict) else [text])), (
+            f"{lang} {key}: empty"
+        )
 
 
 def test_english_has_its_plural_forms():
@@ -49,11 +57,22 @@ def test_every_key_the_client_names_is_in_the_catalog():
     english = catalog("en")
     code = "\n".join(path.read_text(encoding="utf-8") for path in (STATIC / "js").glob("*.js"))
     named = set(re.findall(r'"((?:[a-z][A-Za-z0-9]*)(?:\.[A-Za-z0-9_-]+)+)"', code))
-    named |= set(re.findall(r'data-i18n(?:-label|-title)?="([^"]+)"', (STATIC / "index.html").read_text(encoding="utf-8")))
+    named |= set(
+        re.findall(r'data-i18n(?:-label|-title)?="([^"]+)"', (STATIC / "index.html").read_text(encoding="utf-8"))
+    )
     prefixes = ("guard.double", "guard.redouble")  # the dialog adds .title, .made, ...
-    unknown = sorted(k for k in named if k not in english and k not in prefixes and not k.startswith("talon.") and not re.search(r"\.(js|json|css)$", k))
+    unknown = sorted(
+        k
+        for k in named
+        if k not in english
+        and k not in prefixes
+        and not k.startswith("talon.")
+        and not re.search(r"\.(js|json|css)$", k)
+    )
     assert unknown == []
-    options = re.findall(r'(?:bool|choice|int)\("([a-z_0-9]+)"', (STATIC / "js" / "options.js").read_text(encoding="utf-8"))
+    options = re.findall(
+        r'(?:bool|choice|int)\("([a-z_0-9]+)"', (STATIC / "js" / "options.js").read_text(encoding="utf-8")
+    )
     assert len(options) > 30
     for name in options + ["first_dealer"]:
         assert f"opt.{name}" in english and f"opt.{name}.help" in english, name
@@ -79,7 +98,9 @@ def test_the_table_renders_in_polish(service, new_page):
         assert english not in text, english
     assert "Podpowiedź" in page.inner_text("#controls") and "Rozdanie 1" in page.inner_text("#head")
     names = page.locator("#hand .card").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
-    assert all(re.fullmatch(r"(as|król|dama|walet|dziesiątka|dziewiątka) (pik|kier|karo|trefl)", name) for name in names), names
+    assert all(
+        re.fullmatch(r"(as|król|dama|walet|dziesiątka|dziewiątka) (pik|kier|karo|trefl)", name) for name in names
+    ), names
     assert "Twój ruch" in page.title()
     # The picker changes the language at once, and remembers it.
     page.select_option("#language", "hr")

@@ -2,6 +2,7 @@
 open (bidding, the widow, the hint, a dialog). Each phase is kept as a screenshot at both sizes
 (390×844 and 1366×800) in the test artifacts.
 """
+
 from __future__ import annotations
 
 import pytest
@@ -26,8 +27,11 @@ pytestmark = pytest.mark.slow
 def hand_inside(page, size: dict) -> list[str]:
     """What sticks out of the screen: the hand, or any card of it."""
     problems = []
-    for index, box in enumerate(page.locator("#hand, #hand .card").evaluate_all(
-            "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })")):
+    for index, box in enumerate(
+        page.locator("#hand, #hand .card").evaluate_all(
+            "nodes => nodes.map(n => { const r = n.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"
+        )
+    ):
         x, y, w, h = box
         if w == 0 or h == 0 or x < -0.5 or y < -0.5 or x + w > size["width"] + 0.5 or y + h > size["height"] + 0.5:
             problems.append(f"{'hand' if index == 0 else f'card {index}'} at {[round(v) for v in box]}")
@@ -97,10 +101,15 @@ def test_the_hand_stays_on_a_phone_screen_in_smear_with_a_widow(service, new_pag
     assert play_one_deal(page, "smear-widow") == []
 
 
-@pytest.mark.parametrize("game, options, players", [
-    ("sixty-six", {"variant": "3p"}, 3), ("sixty-six", {"variant": "4p"}, 4),
-    ("fifty-six", {"players": 6}, 6), ("fifty-six", {"players": 8}, 8),
-])
+@pytest.mark.parametrize(
+    "game, options, players",
+    [
+        ("sixty-six", {"variant": "3p"}, 3),
+        ("sixty-six", {"variant": "4p"}, 4),
+        ("fifty-six", {"players": 6}, 6),
+        ("fifty-six", {"players": 8}, 8),
+    ],
+)
 def test_seats_sit_around_the_table(service, new_page, game, options, players):
     """3, 4, 6 and 8 players around the table, you at the bottom and your partner opposite."""
     page = new_page(viewport=PHONE)

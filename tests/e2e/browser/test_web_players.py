@@ -1,6 +1,7 @@
 """A player's profile and the leaderboards in Chromium, against the real service: two players play
 each other by key over HTTP, then the profile shows their rating and the match, and the leaderboard
 page says who is on it and why not yet."""
+
 from __future__ import annotations
 
 import random
@@ -12,11 +13,14 @@ import requests
 from tests.e2e.browser import test_web_audits as audits
 from tests.e2e.browser.conftest import DESKTOP, PHONE, screenshot_dir
 
-audited_page = audits.audited_page      # the audits' fixture: pages that take the injected axe-core
+audited_page = audits.audited_page  # the audits' fixture: pages that take the injected axe-core
 axe_violations = audits.axe_violations
 
-MATCH = {"game": "sixty-six", "options": {"match_target": 1, "first_dealer": 0},
-         "seats": [{"kind": "human"}, {"kind": "human"}]}
+MATCH = {
+    "game": "sixty-six",
+    "options": {"match_target": 1, "first_dealer": 0},
+    "seats": [{"kind": "human"}, {"kind": "human"}],
+}
 
 
 def _register(service, name: str) -> tuple[str, str]:
@@ -31,9 +35,10 @@ def _play_to_the_end(service, game_id: str, tokens: dict[int, str]) -> dict:
     url = service.url(f"/v1/games/{game_id}")
     view = requests.get(url, timeout=10).json()
     while view["status"] != "finished":
-        if not view["to_act"]:     # the worker's turn (a deal, a scoring): wait for the next version
-            view = requests.get(url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'},
-                                timeout=10).json()
+        if not view["to_act"]:  # the worker's turn (a deal, a scoring): wait for the next version
+            view = requests.get(
+                url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'}, timeout=10
+            ).json()
             continue
         seat = view["to_act"][0]
         auth = {"Authorization": f"Bearer {tokens[seat]}"}
@@ -51,12 +56,16 @@ def _finished_match(service) -> tuple[str, str, bool]:
     game_id = requests.post(service.url("/v1/games"), json=MATCH, timeout=10).json()["game_id"]
     tokens = {}
     for key, name in ((ana_key, "Ana"), (bo_key, "Bo")):
-        claimed = requests.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name},
-                                headers={"Authorization": f"Bearer {key}"}, timeout=10).json()
+        claimed = requests.post(
+            service.url(f"/v1/games/{game_id}/players"),
+            json={"name": name},
+            headers={"Authorization": f"Bearer {key}"},
+            timeout=10,
+        ).json()
         tokens[claimed["seat"]] = claimed["token"]
     final = _play_to_the_end(service, game_id, tokens)
     ana_won = final["winner"] == [0]
-    deadline = time.monotonic() + 20      # the worker's projection job records the match's end
+    deadline = time.monotonic() + 20  # the worker's projection job records the match's end
     while not requests.get(service.url(f"/v1/players/{ana}/matches"), timeout=10).json()["matches"]:
         assert time.monotonic() < deadline, "the match never reached Ana's history"
         time.sleep(0.2)
@@ -77,7 +86,7 @@ def test_a_players_profile_and_the_leaderboard(service, new_page):
     assert page.is_hidden("#history-more")
     page.screenshot(path=str(screenshot_dir() / "profile.png"), full_page=True)
 
-    row.locator(f"a[href='#/players/{bo}']").click()          # the opponent's profile
+    row.locator(f"a[href='#/players/{bo}']").click()  # the opponent's profile
     page.wait_for_function("document.querySelector('#profile-h')?.textContent === 'Bo'")
     page.wait_for_selector("#history-rows tr[data-outcome]")
     assert page.locator("#history-rows tr").first.get_attribute("data-outcome") == ("lost" if ana_won else "won")
@@ -85,12 +94,12 @@ def test_a_players_profile_and_the_leaderboard(service, new_page):
     page.click("#ratings a[href='#/leaderboards/sixty-six']")
     page.wait_for_selector("#board-threshold")
     assert page.inner_text("#board-h") == "Leaderboard: Sixty-Six"
-    assert page.is_visible("#leaderboard-empty")               # one match each: below the thresholds
+    assert page.is_visible("#leaderboard-empty")  # one match each: below the thresholds
     assert "10 rated matches" in page.inner_text("#board-threshold") and "110" in page.inner_text("#board-threshold")
     page.click("nav.tabs a[href='#/leaderboards/smear']")
     page.wait_for_function("document.querySelector('#board-h')?.textContent === 'Leaderboard: Smear'")
     page.goto(service.url("/#/"))
-    page.click("details.settings summary")                      # the top bar's menu links to them
+    page.click("details.settings summary")  # the top bar's menu links to them
     page.click("#leaderboards-link")
     page.wait_for_function("document.querySelector('#board-h')?.textContent === 'Leaderboard: Sixty-Six'")
     assert page.console_errors == [] and page.failed_responses == []

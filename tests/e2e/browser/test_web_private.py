@@ -3,6 +3,7 @@ through the invitation link (the join code in the URL's fragment) and by no one 
 
 Pages are fresh browser contexts (each its own localStorage), like three people's browsers.
 """
+
 from __future__ import annotations
 
 from urllib.parse import urlsplit
@@ -19,10 +20,13 @@ pytestmark = pytest.mark.slow
 
 def view_of(page, game_id: str) -> dict:
     """The seat's view, read the way the page reads it (its token from localStorage)."""
-    return page.evaluate("""id => {
+    return page.evaluate(
+        """id => {
         const seat = JSON.parse(localStorage.getItem('talon.seat.' + id));
         return fetch('/v1/games/' + id, {headers: {Authorization: 'Bearer ' + seat.token}}).then(r => r.json());
-    }""", game_id)
+    }""",
+        game_id,
+    )
 
 
 def public_view(service, game_id: str) -> dict:
@@ -59,7 +63,9 @@ def test_a_private_match_is_joined_through_its_invitation_link_only(service, new
     parts = urlsplit(link)
     assert parts.query == "" and parts.fragment == f"/g/{game_id}?join={code}"
     assert "token" not in link
-    assert "Invitation" in ana.inner_text("#share-h") and "invitation to a private table" in ana.inner_text("#share-help")
+    assert "Invitation" in ana.inner_text("#share-h") and "invitation to a private table" in ana.inner_text(
+        "#share-help"
+    )
     assert ana.get_attribute(".share", "data-invitation") == "true"
     ana.screenshot(path=str(screenshot_dir() / "private-invitation.png"))
 

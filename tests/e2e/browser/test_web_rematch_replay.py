@@ -6,6 +6,7 @@ viewer steps back and forth through a finished match with its buttons and its sl
 as the API's replay gives it. The matches are played out through the API (random legal moves) to keep
 the tests short; the pages follow them as they do any match.
 """
+
 from __future__ import annotations
 
 import random
@@ -17,7 +18,7 @@ from tests.e2e.browser.table_driver import api_match
 
 pytestmark = pytest.mark.slow
 
-SHORT = {"match_target": 1, "first_dealer": 1}   # one game point: one deal ends the match
+SHORT = {"match_target": 1, "first_dealer": 1}  # one game point: one deal ends the match
 
 
 def auth(token: str) -> dict:
@@ -29,8 +30,9 @@ def play_out(service, game_id: str, tokens: list[str]) -> dict:
     long-poll waits for it). The last spectator's view."""
     rng, url = random.Random(5), service.url(f"/v1/games/{game_id}")
     for _ in range(400):
-        views = [requests.get(url, headers=auth(token), timeout=10).json() for token in tokens] or \
-            [requests.get(url, timeout=10).json()]
+        views = [requests.get(url, headers=auth(token), timeout=10).json() for token in tokens] or [
+            requests.get(url, timeout=10).json()
+        ]
         if views[0]["status"] == "finished":
             return views[0]
         mover = next(((token, view) for token, view in zip(tokens, views) if view["legal_actions"]), None)
@@ -38,8 +40,10 @@ def play_out(service, game_id: str, tokens: list[str]) -> dict:
             requests.get(f"{url}?wait=5", headers={"If-None-Match": f'"{views[0]["version"]}"'}, timeout=15)
             continue
         token, view = mover
-        posted = requests.post(f"{url}/actions", json=rng.choice(view["legal_actions"]), headers=auth(token), timeout=10)
-        assert posted.status_code in (201, 409), posted.text   # 409: a seat's move raced the worker's step
+        posted = requests.post(
+            f"{url}/actions", json=rng.choice(view["legal_actions"]), headers=auth(token), timeout=10
+        )
+        assert posted.status_code in (201, 409), posted.text  # 409: a seat's move raced the worker's step
     raise AssertionError("the match did not finish")
 
 
@@ -47,8 +51,10 @@ def seated_page(new_page, service, game_id: str, seat: dict):
     """A page holding the seat (its token in localStorage, as after taking the seat) at the table."""
     page = new_page()
     page.goto(service.url("/"))
-    page.evaluate("([g, s]) => localStorage.setItem('talon.seat.' + g, JSON.stringify(s))",
-                  [game_id, {"seat": seat["seat"], "token": seat["token"], "at": 1}])
+    page.evaluate(
+        "([g, s]) => localStorage.setItem('talon.seat.' + g, JSON.stringify(s))",
+        [game_id, {"seat": seat["seat"], "token": seat["token"], "at": 1}],
+    )
     page.goto(service.url(f"/#/g/{game_id}"))
     page.wait_for_function("document.body.dataset.state && document.body.dataset.state !== 'loading'")
     return page
@@ -65,16 +71,21 @@ def until_match_end(page):
 
 
 def view_of(page, game_id: str) -> dict:
-    return page.evaluate("""id => {
+    return page.evaluate(
+        """id => {
         const seat = JSON.parse(localStorage.getItem('talon.seat.' + id));
         return fetch('/v1/games/' + id, {headers: {Authorization: 'Bearer ' + seat.token}}).then(r => r.json());
-    }""", game_id)
+    }""",
+        game_id,
+    )
 
 
 def test_two_players_take_their_seats_in_the_rematch_from_the_match_end(service, new_page):
     game_id = api_match(service, "sixty-six", [{"kind": "human"}, {"kind": "human"}], SHORT)
-    seats = [requests.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name}, timeout=10).json()
-             for name in ("Ana", "Bo")]
+    seats = [
+        requests.post(service.url(f"/v1/games/{game_id}/players"), json={"name": name}, timeout=10).json()
+        for name in ("Ana", "Bo")
+    ]
     ana, bo = (seated_page(new_page, service, game_id, seat) for seat in seats)
     play_out(service, game_id, [seat["token"] for seat in seats])
     for page in (ana, bo):
@@ -100,22 +111,24 @@ def test_two_players_take_their_seats_in_the_rematch_from_the_match_end(service,
 
 
 def test_the_replay_viewer_steps_through_a_finished_match_with_every_hand(service, new_page):
-    game_id = api_match(service, "sixty-six", [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}],
-                        SHORT)
+    game_id = api_match(
+        service, "sixty-six", [{"kind": "bot", "level": "basic"}, {"kind": "bot", "level": "random"}], SHORT
+    )
     last = play_out(service, game_id, [])["version"]
 
     def replay(version: int) -> dict:
         return requests.get(service.url(f"/v1/games/{game_id}/replay?version={version}"), timeout=10).json()
 
     def shown(page, version: int) -> list[list[str]]:
-        page.wait_for_function("v => document.body.dataset.state === 'replay' && document.body.dataset.version === v",
-                               arg=str(version))
+        page.wait_for_function(
+            "v => document.body.dataset.state === 'replay' && document.body.dataset.version === v", arg=str(version)
+        )
         return page.evaluate("""() => [...document.querySelectorAll('.replay-seat')].map(
             seat => [...seat.querySelectorAll('.card')].map(card => card.dataset.card))""")
 
     page = new_page()
     page.goto(service.url(f"/#/r/{game_id}"))
-    assert shown(page, 1) == []   # before the first deal: nobody holds cards yet
+    assert shown(page, 1) == []  # before the first deal: nobody holds cards yet
     page.wait_for_selector("#replay-no-deal")
     assert page.get_attribute("#replay-slider", "max") == str(last)
     assert page.is_disabled("#replay-previous") and page.is_disabled("#replay-first")
@@ -134,8 +147,9 @@ def test_the_replay_viewer_steps_through_a_finished_match_with_every_hand(servic
     assert shown(page, last) == replay(last)["hands"]
     assert page.is_disabled("#replay-next")
     final = replay(last)["view"]["standing"]
-    assert [s.split()[-1] for s in page.locator("#replay-standing li").all_inner_texts()] == \
-        [str(side["score"]) for side in final]
+    assert [s.split()[-1] for s in page.locator("#replay-standing li").all_inner_texts()] == [
+        str(side["score"]) for side in final
+    ]
     page.keyboard.press("ArrowLeft")
     assert shown(page, last - 1) == replay(last - 1)["hands"]
     # Back with the button, to a card played in the middle of the deal: its sentence and the card on the table.

@@ -1,6 +1,7 @@
 """Finding 9 of the outside review: the web page sent no security headers. Under the headers the service
 now sends itself (service/headers.py), the page still plays, and the rules pages and the API reference
 render, without one Content-Security-Policy violation."""
+
 from __future__ import annotations
 
 import pytest
@@ -14,8 +15,9 @@ WATCH_VIOLATIONS = """window.__violations = [];
         window.__violations.push(e.violatedDirective + ' ' + e.blockedURI);
         document.documentElement.dataset.violations = String(window.__violations.length);
     });"""
-READY = ('body[data-state="my-turn"]:not([data-version="{v}"]), body[data-state="deal-over"], '
-         'body[data-state="finished"]')
+READY = (
+    'body[data-state="my-turn"]:not([data-version="{v}"]), body[data-state="deal-over"], body[data-state="finished"]'
+)
 
 
 def assert_security_headers(response) -> None:
@@ -32,7 +34,7 @@ def test_finding_9_the_page_plays_a_match_against_a_bot_under_the_servers_securi
     page.add_init_script(WATCH_VIOLATIONS)
     assert_security_headers(page.goto(service.url("/")))
     page.fill("#player-name", "Ana")
-    page.click("#quick-sixty-six")   # a match against a bot
+    page.click("#quick-sixty-six")  # a match against a bot
     page.wait_for_selector(READY.format(v=-1))
     played = 0
     for _ in range(6):  # a few moves: cards played, the trick animation, a guarded move's dialog
@@ -49,8 +51,10 @@ def test_finding_9_the_page_plays_a_match_against_a_bot_under_the_servers_securi
     assert page.evaluate("window.__violations") == []
     assert page.console_errors == [], page.failed_responses
     # The server's policy is in force: an inline script is refused, and the page cannot be framed.
-    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; "
-                  "document.body.append(s); }")
+    page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; "
+        "document.body.append(s); }"
+    )
     page.wait_for_selector('html[data-violations="1"]', state="attached")
     assert page.evaluate("window.__ran") is None
 

@@ -4,6 +4,7 @@ Each test drives the page by clicking, like a person, and waits on the page's `d
 `data-version` (table_driver.py), never on sleeps. The table's pace is "no pauses" except where a test
 looks at the pacing itself.
 """
+
 from __future__ import annotations
 
 import re
@@ -35,17 +36,22 @@ pytestmark = pytest.mark.slow
 
 def view_of(page, game_id: str) -> dict:
     """The seat's view, read the way the page reads it (its token from localStorage)."""
-    return page.evaluate("""id => {
+    return page.evaluate(
+        """id => {
         const seat = JSON.parse(localStorage.getItem('talon.seat.' + id));
         return fetch('/v1/games/' + id, {headers: {Authorization: 'Bearer ' + seat.token}}).then(r => r.json());
-    }""", game_id)
+    }""",
+        game_id,
+    )
 
 
 def test_sixty_six_to_the_end_with_deal_end_dialogs_and_a_rematch(service, new_page):
     page = new_page()
     open_lobby(page, service)
     # The bot deals first, so Ana leads the first trick and may close the stock there.
-    game_id = create_match(page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2, "first_dealer": 1})
+    game_id = create_match(
+        page, "sixty-six", "Ana", seats={1: "bot:basic"}, options={"match_target": 2, "first_dealer": 1}
+    )
     wait_turn(page)
     view = view_of(page, game_id)
     # Only bots at the table: no turn timer unless asked for.
@@ -81,7 +87,9 @@ def test_sixty_six_to_the_end_with_deal_end_dialogs_and_a_rematch(service, new_p
     old, new = view_of(page, game_id), view_of(page, rematch_id)
     # The same seats (Ana in hers, the same bot in its) and the same rules.
     assert new["seat"] == old["seat"] == 0
-    assert [(p["kind"], p["level"], p["name"]) for p in new["players"]] == [(p["kind"], p["level"], p["name"]) for p in old["players"]]
+    assert [(p["kind"], p["level"], p["name"]) for p in new["players"]] == [
+        (p["kind"], p["level"], p["name"]) for p in old["players"]
+    ]
     same = lambda options: {k: v for k, v in options.items() if k != "first_dealer"}  # noqa: E731
     assert same(new["options"]) == same(old["options"])
     assert new["status"] == "active" and scored_rows(page) == 0
@@ -94,8 +102,12 @@ def test_sixty_six_to_the_end_with_deal_end_dialogs_and_a_rematch(service, new_p
 # ----------------------------------------------------------------------------------------------------
 # Fifty-Six: a deal known in advance (the operator's seed), so both a double and a redouble come up
 
-SEATS_56 = [{"kind": "human"}, {"kind": "bot", "level": "random"}, {"kind": "bot", "level": "basic"},
-            {"kind": "bot", "level": "random"}]
+SEATS_56 = [
+    {"kind": "human"},
+    {"kind": "bot", "level": "random"},
+    {"kind": "bot", "level": "basic"},
+    {"kind": "bot", "level": "random"},
+]
 OPTIONS_56 = {"first_dealer": 3}
 
 
@@ -195,11 +207,20 @@ def test_smear_bid_widow_discard_first_lead_names_trump_to_a_scored_deal(service
     page = new_page()
     open_lobby(page, service)
     # Bot 3 deals, so Ana speaks first; a bid of 4 ends the bidding with Ana as the bidder.
-    create_match(page, "smear", "Ana", seats={1: "bot:basic", 2: "bot:expert", 3: "bot:basic"},
-                 options={"widow_size": 2, "first_dealer": 3})
+    create_match(
+        page,
+        "smear",
+        "Ana",
+        seats={1: "bot:basic", 2: "bot:expert", 3: "bot:basic"},
+        options={"widow_size": 2, "first_dealer": 3},
+    )
     wait_turn(page)
     page.wait_for_selector("#bid-box")
-    assert sorted(page.locator("#bid-box [data-bid]").evaluate_all("bs => bs.map(b => b.dataset.bid)")) == ["2", "3", "4"]
+    assert sorted(page.locator("#bid-box [data-bid]").evaluate_all("bs => bs.map(b => b.dataset.bid)")) == [
+        "2",
+        "3",
+        "4",
+    ]
     # The hand is not dimmed while bidding.
     assert page.locator("#hand .card.unplayable").count() == 0
     click_and_wait(page, '#bid-box [data-bid="4"]')
@@ -294,7 +315,9 @@ def test_declare_out_asks_first_and_cancelling_sends_nothing(service, new_page):
     assert "primary" not in button.get_attribute("class")  # a secondary button, not the main one
     button.click()
     words = page.inner_text("#confirm")
-    assert re.search(r"You have 0, short of 66: declaring out now loses the deal and gives Bot 1 3 game points", words), words
+    assert re.search(
+        r"You have 0, short of 66: declaring out now loses the deal and gives Bot 1 3 game points", words
+    ), words
     page.screenshot(path=str(screenshot_dir() / "declare-out-confirm.png"))
     page.click("#confirm-cancel")
     page.wait_for_selector("#confirm", state="detached")
@@ -418,7 +441,9 @@ def test_focus_stays_on_the_hand_after_a_move_by_keyboard(service, new_page):
     assert page.title().startswith("● Your turn")
     # Hearts and diamonds apart with the four-colour deck (a setting), and nothing wrong in the console
     # (no missing icon, no refused hint).
-    diamond = "document.querySelector('#hand .card.suit-D, #trump-card.suit-D') || document.querySelector('.card.suit-D')"
+    diamond = (
+        "document.querySelector('#hand .card.suit-D, #trump-card.suit-D') || document.querySelector('.card.suit-D')"
+    )
     colour = f"(() => {{ const c = {diamond}; return c ? getComputedStyle(c).color : null; }})()"
     before_colour = page.evaluate(colour)
     page.click(".settings summary")
@@ -434,7 +459,9 @@ def test_quick_play_and_the_lobby_lists(service, new_page):
     game_id = quick_play(page, service, "smear", name="Ana")
     wait_turn(page)
     view = view_of(page, game_id)
-    assert [p["kind"] for p in view["players"]] == ["human", "bot", "bot", "bot"] and view["options"]["turn_timeout_s"] is None
+    assert [p["kind"] for p in view["players"]] == ["human", "bot", "bot", "bot"] and view["options"][
+        "turn_timeout_s"
+    ] is None
     page.goto(service.url("/"))
     page.wait_for_selector(f'#my-matches li[data-game-id="{game_id}"]')
     row = page.inner_text(f'#my-matches li[data-game-id="{game_id}"]')
@@ -450,8 +477,10 @@ def test_quick_play_and_the_lobby_lists(service, new_page):
     assert page.locator("details#rules[open]").count() == 0
 
 
-STRICT_CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
-              "object-src 'none'; base-uri 'none'; frame-ancestors 'none'")
+STRICT_CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self'; "
+    "object-src 'none'; base-uri 'none'; frame-ancestors 'none'"
+)
 
 
 def test_the_page_plays_under_a_strict_content_security_policy(service, new_page):
@@ -486,6 +515,8 @@ def test_the_page_plays_under_a_strict_content_security_policy(service, new_page
     assert page.console_errors == []
     assert page.locator("#hand .card").count() > 0
     # The policy was in force: an inline script is refused.
-    page.evaluate("() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.append(s); }")
+    page.evaluate(
+        "() => { const s = document.createElement('script'); s.textContent = 'window.__ran = 1'; document.body.append(s); }"
+    )
     page.wait_for_selector('html[data-violations="1"]', state="attached")
     assert page.evaluate("window.__ran") is None

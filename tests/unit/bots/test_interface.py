@@ -1,4 +1,5 @@
 """games.bots: one interface for every game and level, and a choice that depends only on view and seed."""
+
 from __future__ import annotations
 
 import copy

@@ -1,4 +1,5 @@
 """A small driver for golden tests, and a whole-match player for property and bot tests."""
+
 from __future__ import annotations
 
 import random
@@ -6,8 +7,10 @@ import random
 from games.fiftysix import RULES
 from tests.unit.bot_play import play_out
 
-DECK_113 = ("JS TS QS JH JS AS JH TH 9S AS QS 9H 9S TS KS KS 9H AH 9D AD KH JD TD QD AH QH JD AD TH KH QH "
-            "9D KD JC TC QC 9C AC KC QC TD JC 9C KC KD QD AC TC").split()
+DECK_113 = (
+    "JS TS QS JH JS AS JH TH 9S AS QS 9H 9S TS KS KS 9H AH 9D AD KH JD TD QD AH QH JD AD TH KH QH "
+    "9D KD JC TC QC 9C AC KC QC TD JC 9C KC KD QD AC TC"
+).split()
 
 
 def deck_from_hands(hands, dealer, players=None):
@@ -21,7 +24,7 @@ def deck_from_hands(hands, dealer, players=None):
     deck = []
     for r in range(rounds):
         for seat in order:
-            deck += hands[seat][4 * r:4 * r + 4]
+            deck += hands[seat][4 * r : 4 * r + 4]
     return deck
 
 
@@ -92,8 +95,17 @@ def play_match(options, players, seed, levels=None, first_dealer=0, on_step=None
     rng = random.Random(seed)
     options = RULES.normalize_options(options, players)
     state = RULES.new_state(options, players, first_dealer)
-    return play_out(RULES, bots, state, options, rng, levels, bot_view,
-                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt < max_deals, on_step=on_step)
+    return play_out(
+        RULES,
+        bots,
+        state,
+        options,
+        rng,
+        levels,
+        bot_view,
+        keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt < max_deals,
+        on_step=on_step,
+    )
 
 
 def fill_hands(players, fixed, voids=None):
@@ -132,5 +144,5 @@ def first_hand_match(hand: list[str], dealer: int = 3) -> Match:
     rest = list(DECK_113)
     for card in hand:
         rest.remove(card)
-    hands = [hand] + [rest[i * 12:(i + 1) * 12] for i in range(3)]
+    hands = [hand] + [rest[i * 12 : (i + 1) * 12] for i in range(3)]
     return Match(deck=deck_from_hands(hands, dealer))

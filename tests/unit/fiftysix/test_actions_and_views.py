@@ -1,4 +1,5 @@
 """Action shapes, turn and rule errors, conventions, views, event views and snapshots."""
+
 from __future__ import annotations
 
 import json
@@ -11,13 +12,22 @@ from games.fiftysix.rules import CONVENTIONS
 from tests.unit.fiftysix.support import DECK_113, Match
 
 
-@pytest.mark.parametrize("action", [
-    {"type": "bid", "value": 30}, {"type": "bid", "value": 30, "suit": "X"},
-    {"type": "bid", "value": "30", "suit": "H"}, {"type": "bid", "value": True, "suit": "H"},
-    {"type": "bid", "value": 30, "suit": "H", "convention": "telepathy"},
-    {"type": "pass", "convention": "number_first"}, {"type": "double", "value": 30},
-    {"type": "play", "card": "1S"}, {"type": "play"}, {"type": "shout"}, "pass",
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        {"type": "bid", "value": 30},
+        {"type": "bid", "value": 30, "suit": "X"},
+        {"type": "bid", "value": "30", "suit": "H"},
+        {"type": "bid", "value": True, "suit": "H"},
+        {"type": "bid", "value": 30, "suit": "H", "convention": "telepathy"},
+        {"type": "pass", "convention": "number_first"},
+        {"type": "double", "value": 30},
+        {"type": "play", "card": "1S"},
+        {"type": "play"},
+        {"type": "shout"},
+        "pass",
+    ],
+)
 def test_malformed_actions_are_shape_errors(action):
     m = Match(deck=DECK_113)
     with pytest.raises(ActionShapeError):
@@ -85,8 +95,24 @@ def test_round_view_keys_and_snapshot_round_trip():
     view = m.view(0)
     assert set(view) == {"standing", "winner", "round", "last_result"}
     assert set(view["round"]) == {
-        "number", "dealer", "phase", "to_act", "active_seats", "hand", "hand_sizes", "calls", "high_bid",
-        "doubling", "contract", "trump", "leader", "trick", "tricks", "card_points", "tricks_won"}
+        "number",
+        "dealer",
+        "phase",
+        "to_act",
+        "active_seats",
+        "hand",
+        "hand_sizes",
+        "calls",
+        "high_bid",
+        "doubling",
+        "contract",
+        "trump",
+        "leader",
+        "trick",
+        "tricks",
+        "card_points",
+        "tricks_won",
+    }
     assert view["round"]["trick"] == [{"seat": 0, "card": "JS"}] and view["round"]["trump"] == "H"
     dumped = json.loads(json.dumps(RULES.dump_state(m.state)))
     assert RULES.load_state(dumped) == m.state

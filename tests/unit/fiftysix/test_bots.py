@@ -1,4 +1,5 @@
 """Bots choose only from legal_actions, are reproducible, and basic plays sensibly and beats random."""
+
 from __future__ import annotations
 
 import random
@@ -11,8 +12,12 @@ from tests.unit.fiftysix.support import DECK_113, KINGS_AND_QUEENS, Match, bot_v
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, 2**32 - 1), st.sampled_from(["random", "basic"]), st.sampled_from([4, 6, 8]),
-       st.sampled_from(["pairs", "two_sides"]))
+@given(
+    st.integers(0, 2**32 - 1),
+    st.sampled_from(["random", "basic"]),
+    st.sampled_from([4, 6, 8]),
+    st.sampled_from(["pairs", "two_sides"]),
+)
 def test_every_choice_is_legal_and_reproducible(seed, level, players, team_format):
     def check(state, events):
         for seat in range(players):
@@ -22,8 +27,14 @@ def test_every_choice_is_legal_and_reproducible(seed, level, players, team_forma
                 assert choice in view["legal_actions"]
                 assert bots.choose(view, level, random.Random(seed)) == choice
 
-    play_match({"team_format": team_format, "starting_tables": 1}, players, seed, ["basic"] * players,
-               on_step=check, max_deals=2)
+    play_match(
+        {"team_format": team_format, "starting_tables": 1},
+        players,
+        seed,
+        ["basic"] * players,
+        on_step=check,
+        max_deals=2,
+    )
 
 
 def test_basic_beats_random():

@@ -1,5 +1,6 @@
 """Each deal's deck is the pack of the players at that deal (RULES §1.2, §1.9): 64 cards while eight play,
 48 once a team is out; the table shuffles, commits, reveals and takes from the operator that pack."""
+
 from __future__ import annotations
 
 import random
@@ -71,7 +72,6 @@ def test_finding_12_operator_decks_of_64_48_and_48_cards_deal_eight_then_six_the
         assert tables.deal_commitment(deal["salt"], deck) == deal["commitment"]
 
 
-
 def operator_decks() -> list[list[str]]:
     """Decks of 64, 48 and 48 cards with which the basic bots fail a contract in each of the first two
     deals (seed 1 for their choices), so that the match goes from eight players to six to four."""
@@ -97,15 +97,17 @@ def test_the_engine_deals_only_the_pack_of_the_players_at_the_deal():
     dealt = RULES.decide(state, None, {"type": "deal", "deck": pack_for(6)})[0]["data"]
     assert [len(hand) for hand in dealt["hands"]] == [8, 0, 8, 8, 8, 0, 8, 8]
     with pytest.raises(ActionShapeError, match="the 64-card pack of the 8 players at this deal"):
-        RULES.decide(RULES.new_state(RULES.normalize_options({}, 8), 8, 0), None,
-                     {"type": "deal", "deck": pack_for(6)})
+        RULES.decide(RULES.new_state(RULES.normalize_options({}, 8), 8, 0), None, {"type": "deal", "deck": pack_for(6)})
 
 
-@pytest.mark.parametrize("players,decks,message", [
-    (8, [pack_for(6)], "deck 0 must hold exactly the 64 cards of the first deal's pack"),
-    (8, [pack_for(8), pack_for(8)[1:]], "deck 1 must hold exactly the 64 or 48 cards of one of this game's packs"),
-    (6, [pack_for(6), pack_for(8)], "deck 1 must hold exactly the 48 cards of this game's pack"),
-])
+@pytest.mark.parametrize(
+    "players,decks,message",
+    [
+        (8, [pack_for(6)], "deck 0 must hold exactly the 64 cards of the first deal's pack"),
+        (8, [pack_for(8), pack_for(8)[1:]], "deck 1 must hold exactly the 64 or 48 cards of one of this game's packs"),
+        (6, [pack_for(6), pack_for(8)], "deck 1 must hold exactly the 48 cards of this game's pack"),
+    ],
+)
 def test_operator_decks_are_checked_at_creation_against_the_packs_the_match_can_use(players, decks, message):
     with pytest.raises(OptionError) as refused:
         tables.create("g", "fifty-six", {}, [{"kind": "human"}] * players, seed=1, decks=decks)

@@ -1,4 +1,5 @@
 """RULES §1.12, edge cases 1-21, each with a deck (or a scored position) built for it."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -123,8 +124,14 @@ def test_11_all_pass_gives_28_nt_to_the_non_dealer_team():
         events = m.pass_(seat)
     assert events[-1]["type"] == "auction_ended"
     assert m.view(None)["round"]["contract"] == {
-        "declarer": 0, "value": 28, "suit": "NT", "doubled": False, "redoubled": False, "level": "none",
-        "all_pass": True}
+        "declarer": 0,
+        "value": 28,
+        "suit": "NT",
+        "doubled": False,
+        "redoubled": False,
+        "level": "none",
+        "all_pass": True,
+    }
     assert m.state.round.to_play == 0
 
 
@@ -140,8 +147,9 @@ def test_12_the_auction_ends_after_n_minus_one_passes(players):
 
 def scored(contract, points, tables=None, players=4, team_format="pairs", dealer=None):
     """Scores a deal whose tricks gave `points` per team; returns (round_scored data, all events)."""
-    m = Match(players=players, options={"team_format": team_format},
-              first_dealer=players - 1 if dealer is None else dealer)
+    m = Match(
+        players=players, options={"team_format": team_format}, first_dealer=players - 1 if dealer is None else dealer
+    )
     m.deal(deck_for(players, m.state.dealer, {}))
     state = m.state
     if tables is not None:
@@ -158,10 +166,16 @@ def test_13_the_bid_exactly_made():
     assert result["tables"] == [14, 10]
 
 
-@pytest.mark.parametrize("value,level,points,made,per_team", [
-    (39, 0, 39, True, 1), (40, 0, 40, True, 2), (47, 0, 46, False, 3), (48, 0, 47, False, 4),
-    (56, 2, 55, False, 20),
-])
+@pytest.mark.parametrize(
+    "value,level,points,made,per_team",
+    [
+        (39, 0, 39, True, 1),
+        (40, 0, 40, True, 2),
+        (47, 0, 46, False, 3),
+        (48, 0, 47, False, 4),
+        (56, 2, 55, False, 20),
+    ],
+)
 def test_14_band_edges(value, level, points, made, per_team):
     result, _ = scored(Contract(0, value, "S", level), [points, 56 - points])
     assert (result["made"], result["per_team"]) == (made, per_team)
@@ -183,8 +197,11 @@ def test_16_short_payment_eliminates_and_ends_the_match():
     result, events = scored(Contract(1, 40, "S", 0), [30, 26], tables=[21, 3])
     assert result["payments"] == [{"payer": 1, "payee": 0, "owed": 3, "paid": 3}]
     assert result["tables"] == [24, 0] and result["eliminated"] == [1]
-    assert events[-1] == {"type": "match_ended", "actor": None, "data": {
-        "winner": [0, 2], "standing": [{"seats": [0, 2], "score": 24}, {"seats": [1, 3], "score": 0}]}}
+    assert events[-1] == {
+        "type": "match_ended",
+        "actor": None,
+        "data": {"winner": [0, 2], "standing": [{"seats": [0, 2], "score": 24}, {"seats": [1, 3], "score": 0}]},
+    }
 
 
 def test_17_partial_payment():
@@ -216,9 +233,13 @@ def test_18_eight_players_use_64_cards_with_8_and_7_lowest():
 def test_19_elimination_6p_next_deal_has_12_card_hands_and_seats_keep_order():
     m = Match(players=6, first_dealer=5, deck=deck_for(6, 5, {}))
     m.state = replace(m.state, tables=(20, 1, 15))
-    state = replace(m.state, phase=ROUND_OVER, round=replace(
-        m.state.round, contract=Contract(1, 30, "S", 0), trick=(),
-        tricks=(Trick(0, (Play(0, "QS"),), 0, 56),)))
+    state = replace(
+        m.state,
+        phase=ROUND_OVER,
+        round=replace(
+            m.state.round, contract=Contract(1, 30, "S", 0), trick=(), tricks=(Trick(0, (Play(0, "QS"),), 0, 56),)
+        ),
+    )
     events = RULES.decide(state, None, {"type": "score_round"})
     data = events[0]["data"]
     # s1's team fails 30 and owes 2 to each: s2's team first (takes its 1 table), s0's team gets nothing.

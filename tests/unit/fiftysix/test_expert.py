@@ -1,5 +1,6 @@
 """The Fifty-Six expert: judgements it must get right, its fast replays agree with the engine and the
 basic player, its worlds agree with the view, and its answers are legal and reproducible."""
+
 from __future__ import annotations
 
 import random
@@ -81,7 +82,7 @@ def test_expert_bids_a_very_strong_hand():
     rest.subtract(strong)
     pool = sorted(rest.elements())
     random.Random(4).shuffle(pool)
-    hands = [strong] + [pool[i * 12:(i + 1) * 12] for i in range(3)]
+    hands = [strong] + [pool[i * 12 : (i + 1) * 12] for i in range(3)]
     m = Match(deck=deck_from_hands(hands, 3))
     action, values = expert_choice(view_of(m, 0))
     assert action["type"] == "bid" and action["suit"] == "S"
@@ -98,6 +99,7 @@ def test_expert_trumps_an_opponents_rich_trick_when_last_to_play():
 
 
 # --- the fast replays agree with the engine ---------------------------------------------------------
+
 
 def basic_auction(m: Match, rng: random.Random) -> None:
     while m.state.phase == "auction":
@@ -139,6 +141,7 @@ def test_the_auction_model_calls_as_the_basic_bidder_and_ends_as_the_engine(seed
 
 # --- worlds agree with the view -------------------------------------------------------------------
 
+
 def test_sampled_worlds_agree_with_everything_the_view_shows():
     m = partner_winning_position()
     m.play(3, "QD")
@@ -158,6 +161,7 @@ def test_sampled_worlds_agree_with_everything_the_view_shows():
 
 
 # --- the interface: legal, complete, reproducible ---------------------------------------------------
+
 
 def positions(count: int, seed: int):
     """Views of seats to act, reached by basic play from random deals."""

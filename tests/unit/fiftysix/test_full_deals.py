@@ -1,5 +1,6 @@
 """Two whole deals of our own, worked out by hand (arithmetic in the comments), and the elimination
 path from eight players to six to four."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -50,8 +51,13 @@ def test_six_player_deal_with_a_redouble_failing_and_a_team_knocked_out():
     m.pass_(2)
     m.double(3)
     assert m.redouble(4)[-1]["type"] == "auction_ended"  # s4 is s1's partner
-    assert m.view(0)["round"]["calls"][1] == {"seat": 1, "call": "bid", "value": 32, "suit": "H",
-                                              "convention": "suit_first"}
+    assert m.view(0)["round"]["calls"][1] == {
+        "seat": 1,
+        "call": "bid",
+        "value": 32,
+        "suit": "H",
+        "convention": "suit_first",
+    }
     play_tricks(m, SIX_TRICKS)
     # t0 0, t1 6+5+5+7 = 23, t2 6+6+11+10 = 33; 0+23+33 = 56
     assert m.view(None)["round"]["card_points"] == [0, 23, 33]
@@ -70,9 +76,14 @@ def test_six_player_deal_with_a_redouble_failing_and_a_team_knocked_out():
 
 # 8 players, pairs: t0 {0,4}, t1 {1,5}, t2 {2,6}, t3 {3,7}; 64 cards, 8 each, dealer s7.
 EIGHT_HANDS = [
-    "JS 9S AS TS KH QH 8H 7H", "KS QS 8S 7S JD 9D AD TD", "JH 9H AH TH KC QC 8C 7C",
-    "KD QD 8D 7D JC 9C AC TC", "JS 9S AS TS KD QD 8D 7D", "KS QS 8S 7S JH 9H AH TH",
-    "JD 9D AD TD KC QC 8C 7C", "KH QH 8H 7H JC 9C AC TC",
+    "JS 9S AS TS KH QH 8H 7H",
+    "KS QS 8S 7S JD 9D AD TD",
+    "JH 9H AH TH KC QC 8C 7C",
+    "KD QD 8D 7D JC 9C AC TC",
+    "JS 9S AS TS KD QD 8D 7D",
+    "KS QS 8S 7S JH 9H AH TH",
+    "JD 9D AD TD KC QC 8C 7C",
+    "KH QH 8H 7H JC 9C AC TC",
 ]
 EIGHT_TRICKS = [
     # T1 s0 JS, all others follow spades or discard sevens; s4 TS.          3+1 = 4 -> t0 4
@@ -121,8 +132,9 @@ def test_eight_player_deal_made_doubled_pays_three_teams():
 
 def force_score(state, contract, points_by_team):
     """Scores the current deal as if its tricks had given these points per team."""
-    tricks = tuple(Trick(team[0], (Play(team[0], "QS"),), team[0], p)
-                   for team, p in zip(state.teams, points_by_team) if p)
+    tricks = tuple(
+        Trick(team[0], (Play(team[0], "QS"),), team[0], p) for team, p in zip(state.teams, points_by_team) if p
+    )
     state = replace(state, phase=ROUND_OVER, round=replace(state.round, contract=contract, tricks=tricks, trick=()))
     events = RULES.decide(state, None, {"type": "score_round"})
     for event in events:
@@ -160,5 +172,8 @@ def test_elimination_path_from_eight_to_six_to_four_players():
     state, events = force_score(state, Contract(4, 56, "H", 0), [40, 0, 16, 0])
     assert events[-1]["data"]["winner"] == [2, 6] and state.phase == "match_over"
     assert RULES.view(state, None)["standing"] == [
-        {"seats": [0, 4], "score": 0}, {"seats": [1, 5], "score": 0},
-        {"seats": [2, 6], "score": 8}, {"seats": [3, 7], "score": 0}]
+        {"seats": [0, 4], "score": 0},
+        {"seats": [1, 5], "score": 0},
+        {"seats": [2, 6], "score": 8},
+        {"seats": [3, 7], "score": 0},
+    ]

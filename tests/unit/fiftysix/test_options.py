@@ -1,4 +1,5 @@
 """Every option of RULES §1.10, and option normalisation."""
+
 from __future__ import annotations
 
 import pytest
@@ -12,27 +13,43 @@ from tests.unit.fiftysix.test_edge_cases import scored
 
 def test_defaults_are_filled_in_and_players_comes_from_the_seats():
     assert RULES.normalize_options({}, 6) == {
-        "players": 6, "team_format": "pairs", "starting_tables": 12, "double_scoring": "multiply",
-        "pass_is_final": False, "first_bidder_must_bid": False, "all_pass_contract": "28nt_non_dealer"}
+        "players": 6,
+        "team_format": "pairs",
+        "starting_tables": 12,
+        "double_scoring": "multiply",
+        "pass_is_final": False,
+        "first_bidder_must_bid": False,
+        "all_pass_contract": "28nt_non_dealer",
+    }
     assert RULES.seat_counts(RULES.normalize_options({}, 8)) == {8}
 
 
-@pytest.mark.parametrize("options,n,field", [
-    ({"players": 6}, 4, "players"), ({}, 5, "players"), ({"players": True}, 4, "players"),
-    ({"teamFormat": "pairs"}, 4, "teamFormat"), ({"team_format": "twoSides"}, 4, "team_format"),
-    ({"starting_tables": 0}, 4, "starting_tables"), ({"starting_tables": "12"}, 4, "starting_tables"),
-    ({"double_scoring": "times"}, 4, "double_scoring"), ({"pass_is_final": 1}, 4, "pass_is_final"),
-    ({"first_bidder_must_bid": "yes"}, 4, "first_bidder_must_bid"),
-    ({"all_pass_contract": "28NT_nonDealer"}, 4, "all_pass_contract"), ({"first_dealer": 4}, 4, "first_dealer"),
-])
+@pytest.mark.parametrize(
+    "options,n,field",
+    [
+        ({"players": 6}, 4, "players"),
+        ({}, 5, "players"),
+        ({"players": True}, 4, "players"),
+        ({"teamFormat": "pairs"}, 4, "teamFormat"),
+        ({"team_format": "twoSides"}, 4, "team_format"),
+        ({"starting_tables": 0}, 4, "starting_tables"),
+        ({"starting_tables": "12"}, 4, "starting_tables"),
+        ({"double_scoring": "times"}, 4, "double_scoring"),
+        ({"pass_is_final": 1}, 4, "pass_is_final"),
+        ({"first_bidder_must_bid": "yes"}, 4, "first_bidder_must_bid"),
+        ({"all_pass_contract": "28NT_nonDealer"}, 4, "all_pass_contract"),
+        ({"first_dealer": 4}, 4, "first_dealer"),
+    ],
+)
 def test_bad_options_name_their_field(options, n, field):
     with pytest.raises(OptionError) as err:
         RULES.normalize_options(options, n)
     assert err.value.field == field
 
 
-@pytest.mark.parametrize("players,teams", [
-    (4, [[0, 2], [1, 3]]), (6, [[0, 2, 4], [1, 3, 5]]), (8, [[0, 2, 4, 6], [1, 3, 5, 7]])])
+@pytest.mark.parametrize(
+    "players,teams", [(4, [[0, 2], [1, 3]]), (6, [[0, 2, 4], [1, 3, 5]]), (8, [[0, 2, 4, 6], [1, 3, 5, 7]])]
+)
 def test_two_sides_makes_two_alternating_teams(players, teams):
     m = Match(players=players, options={"team_format": "two_sides"}, first_dealer=0)
     assert [s["seats"] for s in m.view(None)["standing"]] == teams
@@ -55,11 +72,14 @@ def test_starting_tables():
     assert [s["score"] for s in m.view(None)["standing"]] == [3, 3, 3]
 
 
-@pytest.mark.parametrize("level,made,per_team", [(0, True, 3), (1, True, 4), (2, True, 5), (1, False, 5), (2, False, 6)])
+@pytest.mark.parametrize(
+    "level,made,per_team", [(0, True, 3), (1, True, 4), (2, True, 5), (1, False, 5), (2, False, 6)]
+)
 def test_additive_double_scoring(level, made, per_team):
     m = Match(options={"double_scoring": "additive"})
     m.deal(deck_for(4, 3, {}))
     from tests.unit.fiftysix.test_full_deals import force_score
+
     points = [50, 6] if made else [40, 16]
     _, events = force_score(m.state, Contract(0, 48, "S", level), points)
     result = events[0]["data"]

@@ -5,6 +5,7 @@ legal action is accepted, no view or event view shows another seat's cards. Ever
 follows §1.8 (restated below) and tables are conserved. Every match: it ends with one team holding
 every table, and replaying its events (or a snapshot) gives the same state.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,13 +19,16 @@ from games.fiftysix.options import CARD_POINTS, pack_for
 from tests.unit.fiftysix.support import play_match
 
 PLAYERS = st.sampled_from([4, 6, 8])
-OPTIONS = st.fixed_dictionaries({"starting_tables": st.integers(1, 5)}, optional={
-    "team_format": st.sampled_from(["pairs", "two_sides"]),
-    "double_scoring": st.sampled_from(["multiply", "additive"]),
-    "pass_is_final": st.booleans(),
-    "first_bidder_must_bid": st.booleans(),
-    "all_pass_contract": st.sampled_from(["28nt_non_dealer", "redeal"]),
-})
+OPTIONS = st.fixed_dictionaries(
+    {"starting_tables": st.integers(1, 5)},
+    optional={
+        "team_format": st.sampled_from(["pairs", "two_sides"]),
+        "double_scoring": st.sampled_from(["multiply", "additive"]),
+        "pass_is_final": st.booleans(),
+        "first_bidder_must_bid": st.booleans(),
+        "all_pass_contract": st.sampled_from(["28nt_non_dealer", "redeal"]),
+    },
+)
 SEEDS = st.integers(0, 2**32 - 1)
 LEVEL = st.sampled_from(["random", "basic"])
 
@@ -133,8 +137,7 @@ def replay(options, players, log):
 @given(PLAYERS, OPTIONS, SEEDS, LEVEL)
 def test_every_step_keeps_the_invariants(players, options, seed, level):
     checker = Checker(thorough=True)
-    play_match({**options, "starting_tables": 1}, players, seed, [level] * players, on_step=checker,
-               max_deals=3)
+    play_match({**options, "starting_tables": 1}, players, seed, [level] * players, on_step=checker, max_deals=3)
     assert checker.deals_scored >= 1 or options.get("all_pass_contract") == "redeal"
 
 

@@ -1,4 +1,5 @@
 """RULES §1.13, move by move, exactly as written."""
+
 from __future__ import annotations
 
 from tests.unit.fiftysix.support import DECK_113, Match
@@ -36,8 +37,15 @@ def test_worked_example_113():
     events = m.redouble(2)
     assert [e["type"] for e in events] == ["called", "auction_ended"]
     rnd = m.view(1)["round"]
-    assert rnd["contract"] == {"declarer": 2, "value": 32, "suit": "H", "doubled": False, "redoubled": True,
-                               "level": "redoubled", "all_pass": False}
+    assert rnd["contract"] == {
+        "declarer": 2,
+        "value": 32,
+        "suit": "H",
+        "doubled": False,
+        "redoubled": True,
+        "level": "redoubled",
+        "all_pass": False,
+    }
     assert rnd["trump"] == "H" and rnd["phase"] == "play" and rnd["to_act"] == [0]
     assert [c["call"] for c in rnd["calls"]] == ["bid", "bid", "bid", "double", "pass", "pass", "redouble"]
 

@@ -4,6 +4,7 @@ The properties are checked on generated ratings within what a rating pool holds 
 to 350, σ 0.03 to 0.1). They were chosen because they are true; the one that is not ("RD never grows
 after a period with games") has its counterexample below.
 """
+
 from __future__ import annotations
 
 import math
@@ -28,7 +29,7 @@ def test_glickmans_worked_example():
     assert after.rating == pytest.approx(1464.06, abs=0.01)
     assert after.rating == pytest.approx(1464.0507, abs=0.00005)
     assert after.deviation == pytest.approx(151.52, abs=0.005)
-    assert after.volatility == pytest.approx(0.05999, abs=0.00001)     # printed to 5 places: 0.059996
+    assert after.volatility == pytest.approx(0.05999, abs=0.00001)  # printed to 5 places: 0.059996
     assert after.volatility == pytest.approx(0.059996, abs=0.0000005)
 
 
@@ -57,7 +58,7 @@ def test_one_game_moves_the_rating_the_way_of_the_result(player, opponent, score
     elif score == 0:
         assert after.rating < player.rating
     elif opponent.rating > player.rating:
-        assert after.rating >= player.rating       # a draw moves towards the opponent's rating
+        assert after.rating >= player.rating  # a draw moves towards the opponent's rating
     else:
         assert after.rating <= player.rating
 
@@ -70,8 +71,10 @@ def test_a_period_of_wins_never_lowers_the_rating(player, opponents):
 @given(RATINGS, RESULTS)
 def test_mirrored_results_give_mirrored_ratings(player, results):
     """Reflect every rating about 1500 and reverse every score: the update is reflected too."""
+
     def mirror(r: Rating) -> Rating:
         return Rating(3000 - r.rating, r.deviation, r.volatility)
+
     after = rate(player, results)
     mirrored = rate(mirror(player), [(mirror(o), 1 - s) for o, s in results])
     assert mirrored.rating - 1500 == pytest.approx(1500 - after.rating, abs=1e-4)
@@ -121,8 +124,9 @@ def test_a_lighter_win_moves_the_rating_less(player, opponent):
     assert player.rating < half.rating < full.rating
 
 
-@pytest.mark.parametrize("game", [(NEW_PLAYER, 1.5, 1.0), (NEW_PLAYER, -0.5, 1.0), (NEW_PLAYER, 1.0, 0.0),
-                                  (NEW_PLAYER, 1.0, 1.5)])
+@pytest.mark.parametrize(
+    "game", [(NEW_PLAYER, 1.5, 1.0), (NEW_PLAYER, -0.5, 1.0), (NEW_PLAYER, 1.0, 0.0), (NEW_PLAYER, 1.0, 1.5)]
+)
 def test_scores_and_weights_outside_their_range_are_refused(game):
     with pytest.raises(ValueError):
         rate_weighted(NEW_PLAYER, [game])

@@ -5,6 +5,7 @@ Matches are generated with 2 to 4 sides of 1 to 4 seats, participants drawn from
 players and bot levels (so the same participant often sits twice, on one side or on two), random
 standings and winners, and stand-in shares on both sides of the ½ threshold.
 """
+
 from __future__ import annotations
 
 import json
@@ -28,8 +29,9 @@ def matches(draw, pool=POOL, shares=SHARES, max_sides=4):
     teams = draw(st.permutations(teams))
     seats = tuple(Seat(draw(st.sampled_from(pool)), t, draw(shares)) for t in teams)
     scores = tuple(draw(st.lists(st.integers(-5, 12), min_size=n_sides, max_size=n_sides)))
-    return Match(draw(st.sampled_from(["sixty-six", "fifty-six", "smear"])), seats, scores,
-                 draw(st.integers(0, n_sides - 1)))
+    return Match(
+        draw(st.sampled_from(["sixty-six", "fifty-six", "smear"])), seats, scores, draw(st.integers(0, n_sides - 1))
+    )
 
 
 RATED_POOL = st.dictionaries(st.sampled_from(POOL), RATINGS)
@@ -38,7 +40,7 @@ RATED_POOL = st.dictionaries(st.sampled_from(POOL), RATINGS)
 @given(matches(), RATED_POOL, st.randoms(use_true_random=False))
 def test_the_order_of_seats_sides_and_ratings_does_not_matter_to_the_last_bit(m, ratings, rnd):
     renumber = list(range(len(m.scores)))
-    rnd.shuffle(renumber)                                   # side t becomes side renumber[t]
+    rnd.shuffle(renumber)  # side t becomes side renumber[t]
     scores = [0] * len(m.scores)
     for t, score in enumerate(m.scores):
         scores[renumber[t]] = score

@@ -1,4 +1,5 @@
 """From one finished match to rating updates: the method of docs/ratings.md, case by case."""
+
 from __future__ import annotations
 
 import pytest
@@ -23,11 +24,11 @@ def match(game, seats, scores, winner, abandoned=False):
 # ---------------------------------------------------------------------------------------------------
 # Two players
 
+
 def test_a_two_player_match_is_exactly_one_game_of_the_paper():
     ana, ben = Rating(1620, 80, 0.058), Rating(1480, 190, 0.061)
     m = match("sixty-six", [("ana", 0), ("ben", 1)], [7, 3], 0)
-    assert rate_match(m, {"ana": ana, "ben": ben}) == {
-        "ana": rate(ana, [(ben, 1)]), "ben": rate(ben, [(ana, 0)])}
+    assert rate_match(m, {"ana": ana, "ben": ben}) == {"ana": rate(ana, [(ben, 1)]), "ben": rate(ben, [(ana, 0)])}
 
 
 def test_a_participant_without_a_rating_starts_as_a_new_player():
@@ -37,6 +38,7 @@ def test_a_participant_without_a_rating_starts_as_a_new_player():
 
 # ---------------------------------------------------------------------------------------------------
 # Teams
+
 
 def test_worked_team_example():
     """Smear for four: A (1700/100) and C (1500/100) at seats 0 and 2 beat B and D (1600/100 each);
@@ -95,6 +97,7 @@ def test_partners_are_not_opponents_a_stronger_partner_makes_a_win_worth_less():
 # ---------------------------------------------------------------------------------------------------
 # Three players, each for himself, and more than two sides
 
+
 def test_three_players_play_pairwise_games_of_half_weight():
     ana, ben, eva = Rating(1500, 200, 0.06), Rating(1650, 90, 0.06), Rating(1420, 300, 0.06)
     m = match("sixty-six", [("ana", 0), ("ben", 1), ("eva", 2)], [7, 5, 2], 0)
@@ -150,6 +153,7 @@ def test_fifty_six_in_pairs_the_teams_out_of_tables_are_level():
 # ---------------------------------------------------------------------------------------------------
 # Bots
 
+
 def test_bot_levels_are_rated_like_players_and_move_a_newcomers_rating():
     expert = bot_participant("expert")
     assert expert == "bot:expert" and is_bot(expert) and not is_bot("ana")
@@ -164,8 +168,8 @@ def test_two_seats_of_one_bot_level_on_one_side_are_rated_once():
     basic = bot_participant("basic")
     m = match("smear", [("ana", 0), (basic, 1), ("ben", 0), (basic, 1)], [11, 4], 0)
     after = rate_match(m, {basic: Rating(1450, 70)})
-    assert list(after) == ["ana", "ben", basic]           # one entry, in sorted order
-    team = Rating(1500, 350)   # ana and ben, both new
+    assert list(after) == ["ana", "ben", basic]  # one entry, in sorted order
+    team = Rating(1500, 350)  # ana and ben, both new
     assert after[basic] == rate(Rating(1450, 70), [(team, 0)])
 
 
@@ -175,7 +179,7 @@ def test_a_bot_level_on_both_sides_plays_itself_and_is_not_rated():
     ratings = {expert: Rating(1800, 60)}
     after = rate_match(m, ratings)
     assert sorted(after) == ["ana"]
-    assert after["ana"].rating > 1500      # ana's side, her and the expert, beat two experts
+    assert after["ana"].rating > 1500  # ana's side, her and the expert, beat two experts
 
 
 def test_a_match_of_bots_only_is_not_rated():
@@ -185,6 +189,7 @@ def test_a_match_of_bots_only_is_not_rated():
 
 # ---------------------------------------------------------------------------------------------------
 # Abandoned matches and stand-ins
+
 
 def test_an_abandoned_match_is_not_rated():
     m = match("sixty-six", [("ana", 0), ("ben", 1)], [5, 3], None, abandoned=True)
@@ -224,10 +229,12 @@ def test_fifty_six_one_team_taken_over_the_others_are_rated_among_themselves():
 # ---------------------------------------------------------------------------------------------------
 # Building a match from what the games say
 
+
 def test_match_from_standing_reads_the_match_ended_event():
     ended = {"winner": [1, 3], "standing": [{"seats": [0, 2], "score": 3}, {"seats": [1, 3], "score": 7}]}
-    m = match_from_standing("sixty-six", ["a", "b", "c", "d"], ended["standing"], ended["winner"],
-                            taken_over_share=[0, 0.25, 0, 0])
+    m = match_from_standing(
+        "sixty-six", ["a", "b", "c", "d"], ended["standing"], ended["winner"], taken_over_share=[0, 0.25, 0, 0]
+    )
     assert m == match("sixty-six", [("a", 0), ("b", 1, 0.25), ("c", 0), ("d", 1)], [3, 7], 1)
 
 
@@ -237,23 +244,29 @@ def test_match_from_standing_of_an_abandoned_match():
     assert m.abandoned and m.winner is None and rate_match(m, {}) == {}
 
 
-@pytest.mark.parametrize("standing, winner", [
-    ([{"seats": [0], "score": 7}], [0]),                                    # seat 1 is missing
-    ([{"seats": [0, 1], "score": 7}, {"seats": [1], "score": 2}], [1]),     # seat 1 twice
-    ([{"seats": [0], "score": 7}, {"seats": [1], "score": 2}], [0, 1]),     # the winner is no side
-])
+@pytest.mark.parametrize(
+    "standing, winner",
+    [
+        ([{"seats": [0], "score": 7}], [0]),  # seat 1 is missing
+        ([{"seats": [0, 1], "score": 7}, {"seats": [1], "score": 2}], [1]),  # seat 1 twice
+        ([{"seats": [0], "score": 7}, {"seats": [1], "score": 2}], [0, 1]),  # the winner is no side
+    ],
+)
 def test_match_from_standing_refuses_what_does_not_fit(standing, winner):
     with pytest.raises(ValueError):
         match_from_standing("sixty-six", ["a", "b"], standing, winner)
 
 
-@pytest.mark.parametrize("seats, scores, winner", [
-    ([("a", 0), ("b", 0)], [7], 0),               # one side only
-    ([("a", 0), ("b", 2)], [7, 3], 0),            # a team that is no side
-    ([("a", 0), ("b", 1, 1.5)], [7, 3], 0),       # a share is a fraction
-    ([("a", 0), ("", 1)], [7, 3], 0),             # every seat names its participant
-    ([("a", 0), ("b", 1)], [7, 3], 2),            # the winner is a side
-])
+@pytest.mark.parametrize(
+    "seats, scores, winner",
+    [
+        ([("a", 0), ("b", 0)], [7], 0),  # one side only
+        ([("a", 0), ("b", 2)], [7, 3], 0),  # a team that is no side
+        ([("a", 0), ("b", 1, 1.5)], [7, 3], 0),  # a share is a fraction
+        ([("a", 0), ("", 1)], [7, 3], 0),  # every seat names its participant
+        ([("a", 0), ("b", 1)], [7, 3], 2),  # the winner is a side
+    ],
+)
 def test_a_match_that_does_not_fit_is_refused(seats, scores, winner):
     with pytest.raises(ValueError):
         match("smear", seats, scores, winner)
@@ -262,18 +275,29 @@ def test_a_match_that_does_not_fit_is_refused(seats, scores, winner):
 # ---------------------------------------------------------------------------------------------------
 # Leaderboards and display
 
-@pytest.mark.parametrize("deviation, played, listed", [
-    (110, 10, True), (60, 250, True), (110.01, 10, False), (80, 9, False), (350, 0, False),
-])
+
+@pytest.mark.parametrize(
+    "deviation, played, listed",
+    [
+        (110, 10, True),
+        (60, 250, True),
+        (110.01, 10, False),
+        (80, 9, False),
+        (350, 0, False),
+    ],
+)
 def test_leaderboard_eligibility(deviation, played, listed):
     assert eligible(Rating(1600, deviation), played) is listed
 
 
 def test_ratings_are_rounded_for_display_only():
     after = rate_match(match("sixty-six", [("ana", 0), ("ben", 1)], [7, 1], 0), {"ben": Rating(1400, 30)})
-    assert after["ana"] == rate(NEW_PLAYER, [(Rating(1400, 30), 1)])   # the state: full floats
+    assert after["ana"] == rate(NEW_PLAYER, [(Rating(1400, 30), 1)])  # the state: full floats
     assert after["ana"].rating != round(after["ana"].rating, 2)
     shown = display(after["ana"])
-    assert shown == {"rating": round(after["ana"].rating), "deviation": round(after["ana"].deviation),
-                     "volatility": round(after["ana"].volatility, 4)}
+    assert shown == {
+        "rating": round(after["ana"].rating),
+        "deviation": round(after["ana"].deviation),
+        "volatility": round(after["ana"].volatility, 4),
+    }
     assert isinstance(shown["rating"], int)

@@ -1,4 +1,5 @@
 """A small driver for golden tests: a match whose state follows every event decide returns."""
+
 from __future__ import annotations
 
 from games.sixtysix import RULES
@@ -111,8 +112,17 @@ def play_match(options, seed, levels=None, first_dealer=0, on_step=None, max_rou
     levels = levels or ("random",) * n
     options = RULES.normalize_options(options, n)
     state = RULES.new_state(options, n, first_dealer)
-    return play_out(RULES, bots, state, options, rng, levels, bot_view,
-                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_rounds, on_step=on_step)
+    return play_out(
+        RULES,
+        bots,
+        state,
+        options,
+        rng,
+        levels,
+        bot_view,
+        keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_rounds,
+        on_step=on_step,
+    )
 
 
 def deal_deck(options, dealer, hands, dead=(), trump_card=None, stock_top=()):
@@ -132,7 +142,7 @@ def deal_deck(options, dealer, hands, dead=(), trump_card=None, stock_top=()):
     for batch in spec.batches:
         for k in range(1, n + 1):
             seat = (dealer + k) % n
-            deck += list(hands[seat][taken[seat]:taken[seat] + batch])
+            deck += list(hands[seat][taken[seat] : taken[seat] + batch])
             taken[seat] += batch
     deck += list(dead) + ([trump_card] if trump_card else []) + list(stock_top)
     rest = Counter(pack) - Counter(deck)

@@ -1,4 +1,5 @@
 """Action shapes, turn errors, views and event views, snapshots and the system hooks."""
+
 from __future__ import annotations
 
 import json
@@ -11,17 +12,49 @@ from tests.unit.sixtysix.support import Match
 from tests.unit.sixtysix.test_edge_cases import DECK_A, _worked_example_a
 
 ROUND_KEYS = {
-    "number", "dealer", "phase", "leader", "to_act", "hand", "hand_sizes", "trump", "trump_card",
-    "exchange_card", "stock_size", "stock_open", "closed", "closer", "tricks_at_close", "trick",
-    "tricks", "melds", "turn_meld", "card_points", "meld_points", "tricks_won", "last_trick_bonus",
-    "declarer", "target", "turned_card",
+    "number",
+    "dealer",
+    "phase",
+    "leader",
+    "to_act",
+    "hand",
+    "hand_sizes",
+    "trump",
+    "trump_card",
+    "exchange_card",
+    "stock_size",
+    "stock_open",
+    "closed",
+    "closer",
+    "tricks_at_close",
+    "trick",
+    "tricks",
+    "melds",
+    "turn_meld",
+    "card_points",
+    "meld_points",
+    "tricks_won",
+    "last_trick_bonus",
+    "declarer",
+    "target",
+    "turned_card",
 }
 
 
-@pytest.mark.parametrize("action", [
-    None, "play", {}, {"type": "fly"}, {"type": "play"}, {"type": "play", "card": "1S"},
-    {"type": "play", "card": "TS", "extra": 1}, {"type": "meld", "suit": "X"}, {"type": "meld"},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        "play",
+        {},
+        {"type": "fly"},
+        {"type": "play"},
+        {"type": "play", "card": "1S"},
+        {"type": "play", "card": "TS", "extra": 1},
+        {"type": "meld", "suit": "X"},
+        {"type": "meld"},
+    ],
+)
 def test_malformed_actions(action):
     m = Match(deck=DECK_A)
     with pytest.raises(ActionShapeError):
@@ -115,7 +148,9 @@ def test_event_views_hide_hands_stock_and_drawn_cards():
     m.trick("AS", "9S")
     drew = m.events[-1]
     assert RULES.event_view(drew, 1)["data"]["draws"] == [
-        {"seat": 1, "card": "9C", "face_up": False}, {"seat": 0, "card": None, "face_up": False}]
+        {"seat": 1, "card": "9C", "face_up": False},
+        {"seat": 0, "card": None, "face_up": False},
+    ]
     assert RULES.event_view(m.events[1], 0) == m.events[1]  # played: public
 
 

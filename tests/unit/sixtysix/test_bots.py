@@ -1,4 +1,5 @@
 """Bots choose only from legal_actions, are reproducible, and basic clearly beats random."""
+
 from __future__ import annotations
 
 import random
@@ -11,7 +12,9 @@ from games.sixtysix import bots
 from tests.unit.sixtysix.support import bot_view, play_match, seats_for
 
 VARIANTS = [{"variant": v} for v in ("2p24", "2p20", "2p32", "3p", "4p")] + [
-    {"variant": "3p", "three_player_mode": "pagat_no_talon"}, {"profile": "schnapsen"}]
+    {"variant": "3p", "three_player_mode": "pagat_no_talon"},
+    {"profile": "schnapsen"},
+]
 
 
 @settings(max_examples=40, deadline=None)
@@ -63,12 +66,18 @@ def test_a_basic_partnership_beats_a_random_one():
 
 def test_basic_throws_points_on_its_partners_trick_when_last_to_play():
     from tests.unit.sixtysix.support import Match, deal_deck
-    deck = deal_deck({"variant": "4p"}, 3, {
-        0: "AS 9C 9C JC QC KC TC".split(),
-        1: "AC QS 9D 9D JD QD KD".split(),
-        2: "QH JS 9S TD AD TD AD".split(),
-        3: "9S TS 9H JH QS TH AH".split(),
-    }, trump_card="KH")
+
+    deck = deal_deck(
+        {"variant": "4p"},
+        3,
+        {
+            0: "AS 9C 9C JC QC KC TC".split(),
+            1: "AC QS 9D 9D JD QD KD".split(),
+            2: "QH JS 9S TD AD TD AD".split(),
+            3: "9S TS 9H JH QS TH AH".split(),
+        },
+        trump_card="KH",
+    )
     m = Match({"variant": "4p"}, first_dealer=3, deck=deck)
     m.play(0, "9C"), m.play(1, "AC"), m.play(2, "9S")
     # Seat 3's partner (seat 1) wins with AC and nobody plays after seat 3: add the ten (not the ace).
@@ -78,6 +87,7 @@ def test_basic_throws_points_on_its_partners_trick_when_last_to_play():
 def test_basic_declares_when_out():
     from tests.unit.sixtysix.support import Match
     from tests.unit.sixtysix.test_edge_cases import DECK_A
+
     m = Match(deck=DECK_A)
     m.trick("AS", "9S")
     m.exchange(1)
@@ -91,6 +101,7 @@ def test_basic_declares_when_out():
 def test_basic_exchanges_and_melds_the_trump_marriage_first():
     from tests.unit.sixtysix.support import Match
     from tests.unit.sixtysix.test_edge_cases import DECK_A
+
     m = Match(deck=DECK_A)
     m.trick("AS", "9S")
     assert bots.choose(bot_view(m.state, 1), "basic", random.Random(0)) == {"type": "exchange"}

@@ -1,4 +1,5 @@
 """RULES §2.14, edge cases 1-21 and 24 (22-23 are four-player cases), with decks built for each."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -105,8 +106,9 @@ def test_04_false_declaration_opponent_without_tricks_scores_three():
 
 
 def _closer_succeeds(options):
-    deck = build_deck("AS TH AH KC QC KD".split(), "9S TC 9H AD JS JD".split(), "9C",
-                      ["9D", "QS", "KS", "JH", "QH", "KH"])
+    deck = build_deck(
+        "AS TH AH KC QC KD".split(), "9S TC 9H AD JS JD".split(), "9C", ["9D", "QS", "KS", "JH", "QH", "KH"]
+    )
     m = Match(options, deck=deck)
     m.trick("AS", "9S")
     m.trick("TH", "TC")
@@ -160,8 +162,7 @@ def test_06_closer_fails_opponent_had_no_trick_at_closing():
 
 
 def test_07_opponent_of_closer_declares_first_after_a_trick_at_closing():
-    deck = build_deck("JC AH AS TS 9S JS".split(), "AC KH QH AD TD KD".split(), "9H",
-                      ["JD", "QD", "9D", "KC"])
+    deck = build_deck("JC AH AS TS 9S JS".split(), "AC KH QH AD TD KD".split(), "9H", ["JD", "QD", "9D", "KC"])
     m = Match(deck=deck)
     m.trick("JC", "AC")
     m.meld(0, "H")
@@ -226,12 +227,15 @@ def test_09_closer_loses_the_last_trick_after_forgetting_to_declare():
     assert (result["case"], result["game_points"]) == ("C1", [3, 0])
 
 
-@pytest.mark.parametrize("hand, allowed", [
-    (["AH", "9H", "TC", "JC", "9S"], ["AH"]),
-    (["9H", "TC", "JC", "9S"], ["9H"]),
-    (["TC", "JC", "9S"], ["JC", "TC"]),
-    (["9S", "QD", "KD"], ["9S", "KD", "QD"]),
-])
+@pytest.mark.parametrize(
+    "hand, allowed",
+    [
+        (["AH", "9H", "TC", "JC", "9S"], ["AH"]),
+        (["9H", "TC", "JC", "9S"], ["9H"]),
+        (["TC", "JC", "9S"], ["JC", "TC"]),
+        (["9S", "QD", "KD"], ["9S", "KD", "QD"]),
+    ],
+)
 def test_10_strict_play_after_a_plain_lead(hand, allowed):
     assert sorted(follow_options(hand, ["KH"], "C", strict=True)) == sorted(allowed)
 
@@ -350,10 +354,36 @@ def test_19_no_last_trick_bonus_after_closing():
 
 
 DRAWN_DEAL = [  # found by search from DECK_A: all cards played, 65-65
-    (1, "TS"), (0, "9S"), (1, "d"), (1, "JD"), (0, "JS"), (1, "d"), (1, "TC"), (0, "JH"), (0, "d"),
-    (0, "9D"), (1, "9H"), (1, "d"), (1, "AS"), (0, "KD"), (1, "d"), (1, "AC"), (0, "KS"), (1, "d"),
-    (1, "9C"), (0, "KC"), (0, "QC"), (1, "JC"), (0, "TD"), (1, "AD"), (1, "QS"), (0, "TH"),
-    (0, "KH"), (1, "QH"), (0, "AH"), (1, "QD"),
+    (1, "TS"),
+    (0, "9S"),
+    (1, "d"),
+    (1, "JD"),
+    (0, "JS"),
+    (1, "d"),
+    (1, "TC"),
+    (0, "JH"),
+    (0, "d"),
+    (0, "9D"),
+    (1, "9H"),
+    (1, "d"),
+    (1, "AS"),
+    (0, "KD"),
+    (1, "d"),
+    (1, "AC"),
+    (0, "KS"),
+    (1, "d"),
+    (1, "9C"),
+    (0, "KC"),
+    (0, "QC"),
+    (1, "JC"),
+    (0, "TD"),
+    (1, "AD"),
+    (1, "QS"),
+    (0, "TH"),
+    (0, "KH"),
+    (1, "QH"),
+    (0, "AH"),
+    (1, "QD"),
 ]
 
 
@@ -401,10 +431,34 @@ def test_last_trick_wins_one_point_rule():
 
 
 FORGOTTEN = [  # found by search from DECK_A: seat 0 has 70 and leads; seat 1 wins and has 66
-    (1, "JD"), (0, "9D"), (1, "d"), (1, "x"), (1, "mH"), (1, "QH"), (0, "KD"), (1, "d"), (1, "TS"),
-    (0, "JH"), (0, "d"), (0, "KS"), (1, "AC"), (0, "d"), (0, "AD"), (1, "AS"), (0, "d"), (0, "QC"),
-    (1, "KH"), (1, "d"), (1, "TC"), (0, "TH"), (0, "AH"), (1, "KC"), (0, "JS"), (1, "QS"),
-    (1, "9C"), (0, "9H"),
+    (1, "JD"),
+    (0, "9D"),
+    (1, "d"),
+    (1, "x"),
+    (1, "mH"),
+    (1, "QH"),
+    (0, "KD"),
+    (1, "d"),
+    (1, "TS"),
+    (0, "JH"),
+    (0, "d"),
+    (0, "KS"),
+    (1, "AC"),
+    (0, "d"),
+    (0, "AD"),
+    (1, "AS"),
+    (0, "d"),
+    (0, "QC"),
+    (1, "KH"),
+    (1, "d"),
+    (1, "TC"),
+    (0, "TH"),
+    (0, "AH"),
+    (1, "KC"),
+    (0, "JS"),
+    (1, "QS"),
+    (1, "9C"),
+    (0, "9H"),
 ]
 
 

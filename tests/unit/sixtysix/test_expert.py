@@ -1,5 +1,6 @@
 """The Sixty-Six expert's judgement (and the basic player's where it can): the last trick, marriages,
 exchanging, closing, and the exact solver against a plain minimax."""
+
 from __future__ import annotations
 
 import random
@@ -38,10 +39,29 @@ def last_two_tricks():
     Leading 9S first lets seat 1 take KS cheaply, then AH takes JH and the last trick: 72-58."""
     deck = build_deck("AH 9S TD KS JH QD".split(), "AS TS AD AC TC KD".split(), "KC")
     state = Match({"variant": "2p24"}, first_dealer=0, deck=deck).state
-    played = tricks((0, "AS", "TS"), (1, "AD", "TD"), (0, "AC", "TC"), (1, "KD", "QD"), (1, "KC", "QC"),
-                    (1, "TH", "9H"), (1, "KH", "QH"), (0, "QS", "JS"), (0, "JD", "9D"), (1, "JC", "9C"))
-    rnd = replace(state.round, trump_suit="H", trump_card=None, stock=(), hands=(("AH", "9S"), ("KS", "JH")),
-                  tricks=played, leader=0, to_play=0, meld_used=((), ()))
+    played = tricks(
+        (0, "AS", "TS"),
+        (1, "AD", "TD"),
+        (0, "AC", "TC"),
+        (1, "KD", "QD"),
+        (1, "KC", "QC"),
+        (1, "TH", "9H"),
+        (1, "KH", "QH"),
+        (0, "QS", "JS"),
+        (0, "JD", "9D"),
+        (1, "JC", "9C"),
+    )
+    rnd = replace(
+        state.round,
+        trump_suit="H",
+        trump_card=None,
+        stock=(),
+        hands=(("AH", "9S"), ("KS", "JH")),
+        tricks=played,
+        leader=0,
+        to_play=0,
+        meld_used=((), ()),
+    )
     return replace(state, phase=LEAD, round=rnd)
 
 
@@ -91,7 +111,10 @@ def test_never_leads_away_a_marriage_it_could_show(level):
     for n, view in enumerate(lead_positions_with_a_marriage(25, seed=8)):
         meldable = {a["suit"] for a in view["legal_actions"] if a["type"] == "meld"}
         action = bots.choose(view, level, seed=n, samples=16)
-        assert not (action["type"] == "play" and action["card"][0] in "KQ" and action["card"][1] in meldable), (view, action)
+        assert not (action["type"] == "play" and action["card"][0] in "KQ" and action["card"][1] in meldable), (
+            view,
+            action,
+        )
 
 
 def test_the_expert_exchanges_the_trump_nine():
@@ -119,6 +142,7 @@ def test_the_solver_agrees_with_plain_minimax_on_fixed_positions():
     """30 closed or exhausted positions from a fixed seed (the bot lab's --solver-check, smaller).
     Positions with more than 8 cards in hand are skipped: plain minimax through the engine is slow."""
     from games.sixtysix.expert_solver import solve
+
     rng, checked = random.Random(2024), 0
     while checked < 30:
         state = botlab.solver_position(rng)
@@ -135,6 +159,7 @@ def test_fast_playouts_play_the_deal_like_the_engine_with_basic_players(monkeypa
     from games.sixtysix.expert_solver import difference
     from games.sixtysix.scoring import round_result
     from tests.unit.bots.test_interface import positions
+
     monkeypatch.setattr(expert_playout, "SOLVE_CARDS", 0)
     for _, state in positions("sixty-six", 120, seed=21)[::2]:
         engine = state

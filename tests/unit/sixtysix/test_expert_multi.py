@@ -1,5 +1,6 @@
 """The Sixty-Six expert in the 3- and 4-player variants: sampled worlds agree with the view, and the
 search returns a legal action with a value for every legal action, the same for the same seed."""
+
 from __future__ import annotations
 
 import random

@@ -1,6 +1,7 @@
 """4p (RULES §2.1, §2.10): partnerships {0,2} and {1,3}, two identical decks, target 101 and half 51,
 pooled points and marriages, closing for the team, strict play that overtakes a partner, and RULES
 §2.14 edge cases 22, 23 and 13 (4p). Arithmetic worked by hand in the comments."""
+
 from __future__ import annotations
 
 import pytest
@@ -18,12 +19,17 @@ def legal_cards(m, seat):
 
 
 # Dealer seat 3, so seat 0 leads, then 1, 2, 3. Trump card JH: hearts.
-OWN_DEAL = deal_deck(FOUR, 3, {
-    0: "KS QS KD QD AC TC 9C".split(),
-    1: "AS TS TD AD 9D JD JC".split(),
-    2: "KH QH TH AH JS QC KC".split(),
-    3: "9S 9S JS 9D JC QC KC".split(),
-}, trump_card="JH")
+OWN_DEAL = deal_deck(
+    FOUR,
+    3,
+    {
+        0: "KS QS KD QD AC TC 9C".split(),
+        1: "AS TS TD AD 9D JD JC".split(),
+        2: "KH QH TH AH JS QC KC".split(),
+        3: "9S 9S JS 9D JC QC KC".split(),
+    },
+    trump_card="JH",
+)
 
 
 def test_the_deal_uses_two_decks_and_leaves_a_stock_of_twenty():
@@ -31,7 +37,7 @@ def test_the_deal_uses_two_decks_and_leaves_a_stock_of_twenty():
     rnd = m.state.round
     # RULES §2.2: [0..11] in threes to 0, 1, 2, 3; [12..27] in fours; [28] trump; [29..47] stock
     for seat in range(4):
-        assert rnd.hands[seat] == tuple(OWN_DEAL[3 * seat:3 * seat + 3] + OWN_DEAL[12 + 4 * seat:16 + 4 * seat])
+        assert rnd.hands[seat] == tuple(OWN_DEAL[3 * seat : 3 * seat + 3] + OWN_DEAL[12 + 4 * seat : 16 + 4 * seat])
     assert rnd.trump_card == OWN_DEAL[28] == "JH" and rnd.stock == tuple(OWN_DEAL[29:])
     view = m.view(0)
     assert view["standing"] == [{"seats": [0, 2], "score": 0}, {"seats": [1, 3], "score": 0}]
@@ -72,12 +78,17 @@ def test_own_deal_team_marriage_activated_by_the_partner_then_declared():
 
 
 def test_22_the_first_of_two_identical_cards_wins():
-    deck = deal_deck(FOUR, 3, {
-        0: "AS 9C 9C JC QC KC TC".split(),
-        1: "AS KS 9D 9D JD QD KD".split(),
-        2: "QS JS 9S TD AD TD AD".split(),
-        3: "9S TS 9H JH QH TH AH".split(),
-    }, trump_card="KH")
+    deck = deal_deck(
+        FOUR,
+        3,
+        {
+            0: "AS 9C 9C JC QC KC TC".split(),
+            1: "AS KS 9D 9D JD QD KD".split(),
+            2: "QS JS 9S TD AD TD AD".split(),
+            3: "9S TS 9H JH QH TH AH".split(),
+        },
+        trump_card="KH",
+    )
     m = Match(FOUR, first_dealer=3, deck=deck)
     m.close(0)  # phase 2 from the first card
     m.play(0, "AS")
@@ -91,12 +102,17 @@ def test_22_the_first_of_two_identical_cards_wins():
 
 
 def test_22_two_marriages_in_one_suit_need_two_pairs_on_two_leads():
-    deck = deal_deck(FOUR, 3, {
-        0: "KH KH QH QH AS AD AC".split(),
-        1: "9S JS 9D JD 9C JC TS".split(),
-        2: "9S JS 9D JD 9C JC TD".split(),
-        3: "QS KS QD KD QC KC TC".split(),
-    }, trump_card="9H")
+    deck = deal_deck(
+        FOUR,
+        3,
+        {
+            0: "KH KH QH QH AS AD AC".split(),
+            1: "9S JS 9D JD 9C JC TS".split(),
+            2: "9S JS 9D JD 9C JC TD".split(),
+            3: "QS KS QD KD QC KC TC".split(),
+        },
+        trump_card="9H",
+    )
     m = Match(FOUR, first_dealer=3, deck=deck)
     m.meld(0, "H")  # 40, pending
     with pytest.raises(RuleError):
@@ -113,12 +129,17 @@ def test_22_two_marriages_in_one_suit_need_two_pairs_on_two_leads():
 
 
 def test_13_no_exchange_when_a_nine_of_trumps_lies_face_up():
-    deck = deal_deck(FOUR, 3, {
-        0: "9H AS AD AC TS TD TC".split(),
-        1: "9S JS 9D JD 9C JC QS".split(),
-        2: "9S JS 9D JD 9C JC QD".split(),
-        3: "KS QS KD QD KC QC KH".split(),
-    }, trump_card="9H")
+    deck = deal_deck(
+        FOUR,
+        3,
+        {
+            0: "9H AS AD AC TS TD TC".split(),
+            1: "9S JS 9D JD 9C JC QS".split(),
+            2: "9S JS 9D JD 9C JC QD".split(),
+            3: "KS QS KD QD KC QC KH".split(),
+        },
+        trump_card="9H",
+    )
     m = Match(FOUR, first_dealer=3, deck=deck)
     m.round_of("AS", "9S", "9S", "KS")
     with pytest.raises(RuleError, match="face up") as err:
@@ -127,12 +148,17 @@ def test_13_no_exchange_when_a_nine_of_trumps_lies_face_up():
 
 
 def test_13_exchange_with_the_sides_trick_and_the_nine_becomes_the_last_card():
-    deck = deal_deck(FOUR, 3, {
-        0: "9H AS AD AC TS TD TC".split(),
-        1: "9S JS 9D JD 9C JC QS".split(),
-        2: "9S JS 9D JD 9C JC QD".split(),
-        3: "KS QS KD QD KC QC KH".split(),
-    }, trump_card="AH")
+    deck = deal_deck(
+        FOUR,
+        3,
+        {
+            0: "9H AS AD AC TS TD TC".split(),
+            1: "9S JS 9D JD 9C JC QS".split(),
+            2: "9S JS 9D JD 9C JC QD".split(),
+            3: "KS QS KD QD KC QC KH".split(),
+        },
+        trump_card="AH",
+    )
     m = Match(FOUR, first_dealer=3, deck=deck)
     with pytest.raises(RuleError, match="won a trick"):
         m.exchange(0)  # first lead: the side has no trick yet

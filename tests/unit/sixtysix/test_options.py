@@ -1,4 +1,5 @@
 """Every two-player option of RULES §2.12, the variants, and option normalisation."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,41 +12,61 @@ from tests.unit.sixtysix.test_edge_cases import DECK_A, _worked_example_a, rule_
 
 def test_defaults_are_filled_in():
     assert RULES.normalize_options({}, 2) == {
-        "variant": "2p24", "match_target": 7, "dealer_rule": "alternate", "close_before_draw": True,
-        "meld_after_close": False, "false_declaration": "two_or_three", "last_trick_rule": "plus10",
-        "closed_scoring": "final_totals", "non_closer_may_exchange_at_close": False,
-        "min_stock_to_close": 0, "min_stock_for_exchange": 0, "schneider_threshold": 33,
-        "draw_bonus": False, "profile": "sixty_six", "three_player_mode": "talon_with_dead_cards",
+        "variant": "2p24",
+        "match_target": 7,
+        "dealer_rule": "alternate",
+        "close_before_draw": True,
+        "meld_after_close": False,
+        "false_declaration": "two_or_three",
+        "last_trick_rule": "plus10",
+        "closed_scoring": "final_totals",
+        "non_closer_may_exchange_at_close": False,
+        "min_stock_to_close": 0,
+        "min_stock_for_exchange": 0,
+        "schneider_threshold": 33,
+        "draw_bonus": False,
+        "profile": "sixty_six",
+        "three_player_mode": "talon_with_dead_cards",
     }
 
 
 def test_snake_case_values_and_first_dealer_are_accepted():
-    opts = RULES.normalize_options({"dealer_rule": "winner_deals", "false_declaration": "mirror",
-                                    "last_trick_rule": "last_trick_wins_one_point",
-                                    "closed_scoring": "at_closing", "first_dealer": 1}, 2)
+    opts = RULES.normalize_options(
+        {
+            "dealer_rule": "winner_deals",
+            "false_declaration": "mirror",
+            "last_trick_rule": "last_trick_wins_one_point",
+            "closed_scoring": "at_closing",
+            "first_dealer": 1,
+        },
+        2,
+    )
     assert opts["dealer_rule"] == "winner_deals" and opts["first_dealer"] == 1
 
 
-@pytest.mark.parametrize("options, n, field", [
-    ({"variant": "3p"}, 2, "variant"),
-    ({"variant": "4p"}, 3, "variant"),
-    ({"variant": "5p"}, 2, "variant"),
-    ({"variant": "2p24"}, 3, "variant"),
-    ({"dealerRule": "alternate"}, 2, "dealerRule"),
-    ({"dealer_rule": "winnerDeals"}, 2, "dealer_rule"),
-    ({"match_target": 0}, 2, "match_target"),
-    ({"match_target": True}, 2, "match_target"),
-    ({"close_before_draw": "yes"}, 2, "close_before_draw"),
-    ({"min_stock_to_close": 13}, 2, "min_stock_to_close"),
-    ({"schneider_threshold": -1}, 2, "schneider_threshold"),
-    ({"first_dealer": 2}, 2, "first_dealer"),
-    ({"three_player_mode": "pagat_no_talon"}, 2, "three_player_mode"),
-    ({"variant": "4p", "three_player_mode": "pagat_no_talon"}, 4, "three_player_mode"),
-    ({"variant": "3p", "three_player_mode": "pagatNoTalon"}, 3, "three_player_mode"),
-    ({"profile": "schnapsen66"}, 2, "profile"),
-    ({"variant": "3p", "three_player_mode": "pagat_no_talon", "min_stock_to_close": 1}, 3, "min_stock_to_close"),
-    ({"variant": "4p", "schneider_threshold": 102}, 4, "schneider_threshold"),
-])
+@pytest.mark.parametrize(
+    "options, n, field",
+    [
+        ({"variant": "3p"}, 2, "variant"),
+        ({"variant": "4p"}, 3, "variant"),
+        ({"variant": "5p"}, 2, "variant"),
+        ({"variant": "2p24"}, 3, "variant"),
+        ({"dealerRule": "alternate"}, 2, "dealerRule"),
+        ({"dealer_rule": "winnerDeals"}, 2, "dealer_rule"),
+        ({"match_target": 0}, 2, "match_target"),
+        ({"match_target": True}, 2, "match_target"),
+        ({"close_before_draw": "yes"}, 2, "close_before_draw"),
+        ({"min_stock_to_close": 13}, 2, "min_stock_to_close"),
+        ({"schneider_threshold": -1}, 2, "schneider_threshold"),
+        ({"first_dealer": 2}, 2, "first_dealer"),
+        ({"three_player_mode": "pagat_no_talon"}, 2, "three_player_mode"),
+        ({"variant": "4p", "three_player_mode": "pagat_no_talon"}, 4, "three_player_mode"),
+        ({"variant": "3p", "three_player_mode": "pagatNoTalon"}, 3, "three_player_mode"),
+        ({"profile": "schnapsen66"}, 2, "profile"),
+        ({"variant": "3p", "three_player_mode": "pagat_no_talon", "min_stock_to_close": 1}, 3, "min_stock_to_close"),
+        ({"variant": "4p", "schneider_threshold": 102}, 4, "schneider_threshold"),
+    ],
+)
 def test_bad_options_name_their_field(options, n, field):
     with pytest.raises(OptionError) as err:
         RULES.normalize_options(options, n)
@@ -101,8 +122,7 @@ def test_dealer_rules():
 
 
 def test_winner_deals_keeps_a_winning_dealer():
-    deck = build_deck("JC AH AS TS 9S JS".split(), "AC KH QH AD TD KD".split(), "9H",
-                      ["JD", "QD", "9D", "KC"])
+    deck = build_deck("JC AH AS TS 9S JS".split(), "AC KH QH AD TD KD".split(), "9H", ["JD", "QD", "9D", "KC"])
     for rule, expected in [("winner_deals", 0), ("loser_deals", 1), ("alternate", 1)]:
         m = Match({"dealer_rule": rule}, deck=deck)
         m.trick("JC", "AC")

@@ -1,4 +1,5 @@
 """pagat's three-player game (three_player_mode=pagat_no_talon) and the Schnapsen profile (RULES §2.12)."""
+
 from __future__ import annotations
 
 import pytest
@@ -11,11 +12,15 @@ PAGAT = {"variant": "3p", "three_player_mode": "pagat_no_talon"}
 
 # Dealer 0: dealt 3-2-3 in play order 1, 2, 0. Seat 1's second batch starts with AH, dealt face up:
 # hearts are trump. Seat 1's hand in the order dealt: KH QH TH | AH AD | TD KD QD.
-PAGAT_DEAL = deal_deck(PAGAT, 0, {
-    1: "KH QH TH AH AD TD KD QD".split(),
-    2: "TS JS 9S AC TC KC QC JC".split(),
-    0: "JH 9H AS KS QS JD 9D 9C".split(),
-})
+PAGAT_DEAL = deal_deck(
+    PAGAT,
+    0,
+    {
+        1: "KH QH TH AH AD TD KD QD".split(),
+        2: "TS JS 9S AC TC KC QC JC".split(),
+        0: "JH 9H AS KS QS JD 9D 9C".split(),
+    },
+)
 
 
 def legal_cards(m, seat):
@@ -75,9 +80,14 @@ def test_pagat_played_out_deal_has_130_points_with_the_last_trick():
 
 def test_schnapsen_profile_sets_the_defaults_and_explicit_options_win():
     opts = RULES.normalize_options({"profile": "schnapsen"}, 2)
-    assert (opts["variant"], opts["meld_after_close"], opts["last_trick_rule"], opts["closed_scoring"],
-            opts["min_stock_to_close"], opts["close_before_draw"]) == (
-        "2p20", True, "last_trick_wins_one_point", "at_closing", 4, False)
+    assert (
+        opts["variant"],
+        opts["meld_after_close"],
+        opts["last_trick_rule"],
+        opts["closed_scoring"],
+        opts["min_stock_to_close"],
+        opts["close_before_draw"],
+    ) == ("2p20", True, "last_trick_wins_one_point", "at_closing", 4, False)
     assert opts["profile"] == "schnapsen"
     mixed = RULES.normalize_options({"profile": "schnapsen", "min_stock_to_close": 0, "variant": "2p24"}, 2)
     assert mixed["min_stock_to_close"] == 0 and mixed["variant"] == "2p24" and mixed["meld_after_close"]
@@ -102,8 +112,10 @@ def test_schnapsen_closing_needs_four_cards_in_the_stock():
     leader = m.state.round.to_play
     assert {"type": "close"} in RULES.legal_actions(m.state, leader)
     m.act(leader, next(a for a in RULES.legal_actions(m.state, leader) if a["type"] == "play"))
-    m.act(m.state.round.to_play, next(a for a in RULES.legal_actions(m.state, m.state.round.to_play)
-                                      if a["type"] == "play"))
+    m.act(
+        m.state.round.to_play,
+        next(a for a in RULES.legal_actions(m.state, m.state.round.to_play) if a["type"] == "play"),
+    )
     assert m.view(0)["round"]["stock_size"] == 2
     with pytest.raises(RuleError) as err:
         m.close(m.state.round.to_play)
@@ -133,4 +145,3 @@ def test_schnapsen_marriages_after_closing():
     plain.close(1)
     with pytest.raises(RuleError):
         plain.meld(1, "C")
-

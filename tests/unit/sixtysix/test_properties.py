@@ -6,6 +6,7 @@ action is accepted, no view or event view shows another seat's hidden cards. Eve
 follow §2.9 and §2.10 (restated below as an independent oracle). Every match: it ends at the target,
 and replaying its events (or a snapshot) gives the same state.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,23 +20,30 @@ from games.sixtysix.options import CARD_POINTS, Options, stock_size
 from tests.unit.sixtysix.support import play_match, seats_for
 
 VARIANTS = {
-    "2p24": {"variant": "2p24"}, "2p20": {"variant": "2p20"}, "2p32": {"variant": "2p32"},
-    "3p": {"variant": "3p"}, "3p pagat": {"variant": "3p", "three_player_mode": "pagat_no_talon"},
-    "4p": {"variant": "4p"}, "schnapsen": {"profile": "schnapsen"},
+    "2p24": {"variant": "2p24"},
+    "2p20": {"variant": "2p20"},
+    "2p32": {"variant": "2p32"},
+    "3p": {"variant": "3p"},
+    "3p pagat": {"variant": "3p", "three_player_mode": "pagat_no_talon"},
+    "4p": {"variant": "4p"},
+    "schnapsen": {"profile": "schnapsen"},
 }
-RULE_OPTIONS = st.fixed_dictionaries({}, optional={
-    "dealer_rule": st.sampled_from(["alternate", "winner_deals", "loser_deals"]),
-    "close_before_draw": st.booleans(),
-    "meld_after_close": st.booleans(),
-    "false_declaration": st.sampled_from(["two_or_three", "mirror"]),
-    "last_trick_rule": st.sampled_from(["plus10", "last_trick_wins_one_point"]),
-    "closed_scoring": st.sampled_from(["final_totals", "at_closing"]),
-    "non_closer_may_exchange_at_close": st.booleans(),
-    "min_stock_to_close": st.integers(0, 10),
-    "min_stock_for_exchange": st.integers(0, 10),
-    "schneider_threshold": st.integers(0, 66),
-    "draw_bonus": st.booleans(),
-})
+RULE_OPTIONS = st.fixed_dictionaries(
+    {},
+    optional={
+        "dealer_rule": st.sampled_from(["alternate", "winner_deals", "loser_deals"]),
+        "close_before_draw": st.booleans(),
+        "meld_after_close": st.booleans(),
+        "false_declaration": st.sampled_from(["two_or_three", "mirror"]),
+        "last_trick_rule": st.sampled_from(["plus10", "last_trick_wins_one_point"]),
+        "closed_scoring": st.sampled_from(["final_totals", "at_closing"]),
+        "non_closer_may_exchange_at_close": st.booleans(),
+        "min_stock_to_close": st.integers(0, 10),
+        "min_stock_for_exchange": st.integers(0, 10),
+        "schneider_threshold": st.integers(0, 66),
+        "draw_bonus": st.booleans(),
+    },
+)
 
 
 @st.composite
@@ -236,8 +244,9 @@ def test_every_step_keeps_the_invariants(options, seed, level, other, target):
 def test_full_matches_end_at_the_target_and_replay_exactly(options, seed, level, other, target):
     options = {**options, "match_target": target}
     n = seats_for(options)
-    final, log = play_match(options, seed, tuple(level if s % 2 else other for s in range(n)),
-                            on_step=Checker(thorough=False))
+    final, log = play_match(
+        options, seed, tuple(level if s % 2 else other for s in range(n)), on_step=Checker(thorough=False)
+    )
     assert final.phase == "match_over" and log[-1]["type"] == "match_ended"
     winner = final.winner
     assert final.scores[winner] >= target

@@ -1,5 +1,6 @@
 """3p (RULES §2.1, §2.2, §2.10): the two dead cards, a stock of 9, scoring against each opponent, and
 the RULES §2.14 cases whose three-player reading differs. Arithmetic worked by hand in the comments."""
+
 from __future__ import annotations
 
 from dataclasses import replace
@@ -17,11 +18,18 @@ def legal_cards(m, seat):
 
 # Dealer seat 0, so seat 1 leads, then 2, then 0. Trump card 7H (hearts; the 7 is the exchange card
 # of the 32-card pack, so it can never be exchanged). Dead: 8S 7S (no points). 120 card points in play.
-OWN_DEAL = deal_deck(THREE, 0, {
-    1: "AS TS 9S AD TD KD 8D".split(),
-    2: "QS JS 9D JD 7D KC QC".split(),
-    0: "AH TH KH QH JH 9H AC".split(),
-}, dead=["8S", "7S"], trump_card="7H", stock_top="KS QD TC JC 9C 8C 7C 8H".split())
+OWN_DEAL = deal_deck(
+    THREE,
+    0,
+    {
+        1: "AS TS 9S AD TD KD 8D".split(),
+        2: "QS JS 9D JD 7D KC QC".split(),
+        0: "AH TH KH QH JH 9H AC".split(),
+    },
+    dead=["8S", "7S"],
+    trump_card="7H",
+    stock_top="KS QD TC JC 9C 8C 7C 8H".split(),
+)
 
 
 def test_the_deal_sets_two_dead_cards_aside_and_leaves_a_stock_of_nine():
@@ -87,18 +95,27 @@ def test_own_deal_a_win_against_each_opponent():
     # A1: against s1 (2 tricks, 35 >= 33) 1; against s2 (1 trick, 6 < 33) 2; added up: 3.
     assert (result["case"], result["game_points"]) == ("A1", [3, 0, 0])
     assert result["next_dealer"] == 1 and result["standing"] == [
-        {"seats": [0], "score": 3}, {"seats": [1], "score": 0}, {"seats": [2], "score": 0}]
+        {"seats": [0], "score": 3},
+        {"seats": [1], "score": 0},
+        {"seats": [2], "score": 0},
+    ]
     # Conservation: 31 + 35 + 6 in tricks, 25 + 18 + 5 still held (AH TH KH 7C / 9S TD KD KS / 9D JD QC 7H).
     assert sum(result["card_points"]) + 25 + 18 + 5 == 120
 
 
 def _two_tricks_then_false_declaration(options):
     """s1 leads, s2 wins T1; s2 leads, s1 wins T2; s1 declares with 40 at AFTER_TRICK."""
-    deck = deal_deck({**THREE, **options}, 0, {
-        1: "AS TS 9S 8S KD QD JD".split(),
-        2: "AD TD QS KS JS 9D 8D".split(),
-        0: "7S 7D 7C 8C 9C JC QC".split(),
-    }, dead=["AC", "TC"], trump_card="9H")
+    deck = deal_deck(
+        {**THREE, **options},
+        0,
+        {
+            1: "AS TS 9S 8S KD QD JD".split(),
+            2: "AD TD QS KS JS 9D 8D".split(),
+            0: "7S 7D 7C 8C 9C JC QC".split(),
+        },
+        dead=["AC", "TC"],
+        trump_card="9H",
+    )
     m = Match({**THREE, **options}, deck=deck)
     m.round_of("KD", "AD", "7D")  # s2 wins 4+11+0 = 15
     m.round_of("KS", "7S", "AS")  # s2 leads, s0, then s1 wins: 4+0+11 = 15. s1 = 15
@@ -120,11 +137,17 @@ def test_04_mirror_pays_each_other_player_the_win_scale_against_itself():
 
 
 def test_06_closer_fails_each_opponent_scores_by_its_tricks_at_closing():
-    deck = deal_deck(THREE, 0, {
-        1: "AS TS KS AD TD KD 9S".split(),
-        2: "QS JS QD JD 9D 8D 7D".split(),
-        0: "AC TC KC QC JC 9C 8S".split(),
-    }, dead=["7S", "8C"], trump_card="9H")
+    deck = deal_deck(
+        THREE,
+        0,
+        {
+            1: "AS TS KS AD TD KD 9S".split(),
+            2: "QS JS QD JD 9D 8D 7D".split(),
+            0: "AC TC KC QC JC 9C 8S".split(),
+        },
+        dead=["7S", "8C"],
+        trump_card="9H",
+    )
     m = Match(THREE, deck=deck)
     m.round_of("9S", "JS", "8S", draw=False)  # s2 wins T1 with JS: 0+2+0 = 2
     m.close(2)  # s2 closes before drawing: s2 had 1 trick, s0 and s1 none
@@ -144,11 +167,18 @@ def test_06_closer_fails_each_opponent_scores_by_its_tricks_at_closing():
 
 
 def test_09_closer_who_takes_no_further_trick_fails_against_both():
-    deck = deal_deck(THREE, 0, {
-        1: "KH QH AS TS AD TD 9S".split(),
-        2: "JS 9D JD 8S 7S 8D 7D".split(),
-        0: "KS QS KD QD 9C 8C 7C".split(),
-    }, dead=["JC", "QC"], trump_card="9H", stock_top="AC TC KC AH TH JH 8H 7H".split())
+    deck = deal_deck(
+        THREE,
+        0,
+        {
+            1: "KH QH AS TS AD TD 9S".split(),
+            2: "JS 9D JD 8S 7S 8D 7D".split(),
+            0: "KS QS KD QD 9C 8C 7C".split(),
+        },
+        dead=["JC", "QC"],
+        trump_card="9H",
+        stock_top="AC TC KC AH TH JH 8H 7H".split(),
+    )
     m = Match(THREE, deck=deck)
     m.round_of("9S", "JS", "KS", draw=False)  # s0 wins: 0+2+4 = 6
     m.close(0)  # s0 closes before drawing; s1 had no trick
@@ -167,11 +197,18 @@ def test_09_closer_who_takes_no_further_trick_fails_against_both():
 
 
 def test_07_declarer_against_the_closer_scores_two_or_three_per_opponent():
-    deck = deal_deck(THREE, 0, {
-        1: "KH QH AS TS AD TD 9S".split(),
-        2: "JS 9D JD 8S 7S 8D 7D".split(),
-        0: "KS QS KD QD 9C 8C 7C".split(),
-    }, dead=["JC", "QC"], trump_card="9H", stock_top="AC TC KC AH TH JH 8H 7H".split())
+    deck = deal_deck(
+        THREE,
+        0,
+        {
+            1: "KH QH AS TS AD TD 9S".split(),
+            2: "JS 9D JD 8S 7S 8D 7D".split(),
+            0: "KS QS KD QD 9C 8C 7C".split(),
+        },
+        dead=["JC", "QC"],
+        trump_card="9H",
+        stock_top="AC TC KC AH TH JH 8H 7H".split(),
+    )
     m = Match({**THREE, "meld_after_close": True}, deck=deck)
     m.round_of("9S", "JS", "KS", draw=False)  # s0 wins 6
     m.close(0)  # s1 had no trick at closing

@@ -1,4 +1,5 @@
 """RULES §2.15 and §2.16, move by move, exactly as written."""
+
 from __future__ import annotations
 
 import pytest
@@ -88,4 +89,5 @@ def test_worked_example_b():
 
 def _legal_cards(m, seat):
     from games.sixtysix import RULES
+
     return sorted(a["card"] for a in RULES.legal_actions(m.state, seat) if a["type"] == "play")

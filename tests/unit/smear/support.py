@@ -1,4 +1,5 @@
 """A small driver for golden tests: a match whose state follows every event decide returns."""
+
 from __future__ import annotations
 
 import random
@@ -11,7 +12,7 @@ def build_deck(hands_in_deal_order, undealt=()):
     """A deck (top first) that deals these four hands of six, in the order they are dealt
     (dealer+1 first), then the given top of the undealt pile; the rest of the pack follows in pack order."""
     hands = [h.split() if isinstance(h, str) else list(h) for h in hands_in_deal_order]
-    deck = [c for part in (0, 3) for hand in hands for c in hand[part:part + 3]]
+    deck = [c for part in (0, 3) for hand in hands for c in hand[part : part + 3]]
     deck += list(undealt.split() if isinstance(undealt, str) else undealt)
     deck += [c for c in RULES.deck({}) if c not in deck]
     assert sorted(deck) == sorted(RULES.deck({})), "cards repeat or are missing"
@@ -21,6 +22,7 @@ def build_deck(hands_in_deal_order, undealt=()):
 class Match:
     def __init__(self, options=None, first_dealer=0, deck=None, scores=None):
         from dataclasses import replace
+
         self.options = RULES.normalize_options(options or {}, 4)
         self.state = RULES.new_state(self.options, 4, first_dealer)
         if scores is not None:
@@ -46,8 +48,9 @@ class Match:
         return self.act(seat, {"type": "pass"})
 
     def discard(self, seat, cards, trump):
-        return self.act(seat, {"type": "discard", "cards": cards.split() if isinstance(cards, str) else cards,
-                               "trump": trump})
+        return self.act(
+            seat, {"type": "discard", "cards": cards.split() if isinstance(cards, str) else cards, "trump": trump}
+        )
 
     def play(self, seat, card):
         return self.act(seat, {"type": "play", "card": card})
@@ -89,8 +92,17 @@ def play_match(options, seed, levels=("random",) * 4, first_dealer=0, on_step=No
     rng = random.Random(seed)
     options = RULES.normalize_options(options, 4)
     state = RULES.new_state(options, 4, first_dealer)
-    return play_out(RULES, bots, state, options, rng, levels, bot_view,
-                    keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_deals, on_step=on_step)
+    return play_out(
+        RULES,
+        bots,
+        state,
+        options,
+        rng,
+        levels,
+        bot_view,
+        keep_going=lambda s: s.phase != "match_over" and s.rounds_dealt <= max_deals,
+        on_step=on_step,
+    )
 
 
 def seats_of_tricks(tricks, bidder):

@@ -1,4 +1,5 @@
 """Action shapes, turn and rule errors, what each seat sees (views and event views), snapshots."""
+
 from __future__ import annotations
 
 import json
@@ -19,13 +20,26 @@ def worked(upto_discard=True):
     return m
 
 
-@pytest.mark.parametrize("action", [
-    None, [], {}, {"type": "fold"}, {"type": "pass", "value": 2}, {"type": "bid"}, {"type": "bid", "value": "3"},
-    {"type": "bid", "value": True}, {"type": "bid", "value": 2.0}, {"type": "play", "card": "1S"},
-    {"type": "play", "card": "as"}, {"type": "discard", "cards": "8C 7D", "trump": "S"},
-    {"type": "discard", "cards": ["8C", "XX"], "trump": "S"}, {"type": "discard", "cards": ["8C", "7D"], "trump": "NT"},
-    {"type": "discard", "cards": ["8C", "7D"]},
-])
+@pytest.mark.parametrize(
+    "action",
+    [
+        None,
+        [],
+        {},
+        {"type": "fold"},
+        {"type": "pass", "value": 2},
+        {"type": "bid"},
+        {"type": "bid", "value": "3"},
+        {"type": "bid", "value": True},
+        {"type": "bid", "value": 2.0},
+        {"type": "play", "card": "1S"},
+        {"type": "play", "card": "as"},
+        {"type": "discard", "cards": "8C 7D", "trump": "S"},
+        {"type": "discard", "cards": ["8C", "XX"], "trump": "S"},
+        {"type": "discard", "cards": ["8C", "7D"], "trump": "NT"},
+        {"type": "discard", "cards": ["8C", "7D"]},
+    ],
+)
 def test_malformed_actions_are_shape_errors(action):
     m = worked(upto_discard=False)
     with pytest.raises(ActionShapeError):
@@ -83,8 +97,7 @@ def test_legal_discards_list_every_combination_in_a_stable_order():
     assert len(by_trump["S"]) == 10 and len(by_trump["H"]) == 15 and len(by_trump["D"]) == 15
     assert len(by_trump["C"]) == 21  # C(7,2): the 8C never goes, and it stays as the one club
     assert legal[0] == {"type": "discard", "cards": ["QH", "9H"], "trump": "S"}
-    assert legal == m.legal(2) and [a["trump"] for a in legal] == sorted(
-        (a["trump"] for a in legal), key="SHDC".index)
+    assert legal == m.legal(2) and [a["trump"] for a in legal] == sorted((a["trump"] for a in legal), key="SHDC".index)
     for action in legal[:20]:
         RULES.decide(m.state, 2, action)
 
@@ -112,8 +125,9 @@ def test_the_widow_the_discard_and_the_named_trump_are_the_bidders_alone():
 
 def test_event_views_hide_hands_the_undealt_pile_the_widow_and_the_discard():
     m = worked()
-    dealt, taken, discarded = (next(e for e in m.events if e["type"] == t)
-                               for t in ("dealt", "widow_taken", "discarded"))
+    dealt, taken, discarded = (
+        next(e for e in m.events if e["type"] == t) for t in ("dealt", "widow_taken", "discarded")
+    )
     for seat in (0, 1, 3, None):
         shown = RULES.event_view(dealt, seat)["data"]
         assert "undealt" not in shown and shown["undealt_size"] == 8 and shown["hand_sizes"] == [6] * 4
@@ -130,11 +144,26 @@ def test_round_view_keys_and_snapshots():
     m.trick("AS 9S KS QS")
     m.play(2, "7S")
     rnd = m.view(1)["round"]
-    assert rnd["calls"] == [{"seat": 0, "value": None}, {"seat": 1, "value": 2}, {"seat": 2, "value": 3},
-                            {"seat": 3, "value": None}]
+    assert rnd["calls"] == [
+        {"seat": 0, "value": None},
+        {"seat": 1, "value": 2},
+        {"seat": 2, "value": 3},
+        {"seat": 3, "value": None},
+    ]
     assert (rnd["bidder"], rnd["bid"], rnd["high_bid"], rnd["leader"], rnd["to_act"]) == (2, 3, 3, 2, [3])
-    assert rnd["tricks"] == [{"leader": 2, "winner": 2, "game_count": 9, "cards": [
-        {"seat": 2, "card": "AS"}, {"seat": 3, "card": "9S"}, {"seat": 0, "card": "KS"}, {"seat": 1, "card": "QS"}]}]
+    assert rnd["tricks"] == [
+        {
+            "leader": 2,
+            "winner": 2,
+            "game_count": 9,
+            "cards": [
+                {"seat": 2, "card": "AS"},
+                {"seat": 3, "card": "9S"},
+                {"seat": 0, "card": "KS"},
+                {"seat": 1, "card": "QS"},
+            ],
+        }
+    ]
     assert rnd["trick"] == [{"seat": 2, "card": "7S"}] and rnd["trick_game_counts"] == [9, 0]
     assert rnd["undealt_size"] == 6 and rnd["dealer"] == 3 and rnd["phase"] == "play"
     assert m.view(1)["standing"] == [{"seats": [0, 2], "score": 0}, {"seats": [1, 3], "score": 0}]

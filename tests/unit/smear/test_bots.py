@@ -1,4 +1,5 @@
 """Bots choose only from legal_actions, are reproducible, play sensibly, and basic beats random."""
+
 from __future__ import annotations
 
 import random
@@ -22,8 +23,13 @@ def test_every_choice_is_legal_and_reproducible(seed, level, widow_size):
                 assert choice in view["legal_actions"]
                 assert bots.choose(view, level, random.Random(seed)) == choice
 
-    play_match({"widow_size": widow_size, "match_target": 4}, seed, (level, "basic", level, "basic"),
-               on_step=check, max_deals=6)
+    play_match(
+        {"widow_size": widow_size, "match_target": 4},
+        seed,
+        (level, "basic", level, "basic"),
+        on_step=check,
+        max_deals=6,
+    )
 
 
 def test_basic_beats_random():

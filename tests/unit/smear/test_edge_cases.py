@@ -1,5 +1,6 @@
 """RULES §3.11, edge cases 1-18, each with a deal built for it (first_dealer 3, so hands are listed
 seat 0 to seat 3 and seat 0 speaks and, as bidder, leads first unless a test says otherwise)."""
+
 from __future__ import annotations
 
 import pytest
@@ -9,35 +10,43 @@ from tests.unit.smear.support import Match, build_deck, deck_for_deal, play_deal
 
 # Deal X (widow 0, trump S, s0 bids): s0 AS AH 7S AD AC 9D · s1 8S KH KS KD KC 8D ·
 # s2 JS 9H 8H QD 7C 8C · s3 9S QH TS TD TC TH. Two ways to play it:
-PLAY_X = ["7S KS JS 9S",  # s1 wins 7S+KS+JS+9S = 0+3+1+0 = 4 → B; s0 played the 7S; JS captured by B
-          "KH 9H QH AH",  # s1 leads; s0 wins 3+0+2+4 = 9 → A
-          "AS 8S 8H TS",  # s0 wins 4+0+0+10 = 14 → A (s2 has no spade left)
-          "AD KD QD TD",  # 4+3+2+10 = 19 → A
-          "AC KC 7C TC",  # 4+3+0+10 = 17 → A
-          "9D 8D 8C TH"]  # 0+0+0+10 = 10 → A.  A 69, B 4: High A, Low A, Jack B, Game A
-PLAY_Z = ["AS 8S JS 9S",  # s0 wins 4+0+1+0 = 5 → A (JS captured by A)
-          "AH KH 9H QH",  # 4+3+0+2 = 9 → A
-          "7S KS 8H TS",  # s1 wins 0+3+0+10 = 13 → B
-          "KD QD TD AD",  # s1 leads; s0 wins 3+2+10+4 = 19 → A
-          "AC KC 7C TC",  # 17 → A
-          "9D 8D 8C TH"]  # 10 → A.  A 60, B 13: all four points to A
+PLAY_X = [
+    "7S KS JS 9S",  # s1 wins 7S+KS+JS+9S = 0+3+1+0 = 4 → B; s0 played the 7S; JS captured by B
+    "KH 9H QH AH",  # s1 leads; s0 wins 3+0+2+4 = 9 → A
+    "AS 8S 8H TS",  # s0 wins 4+0+0+10 = 14 → A (s2 has no spade left)
+    "AD KD QD TD",  # 4+3+2+10 = 19 → A
+    "AC KC 7C TC",  # 4+3+0+10 = 17 → A
+    "9D 8D 8C TH",
+]  # 0+0+0+10 = 10 → A.  A 69, B 4: High A, Low A, Jack B, Game A
+PLAY_Z = [
+    "AS 8S JS 9S",  # s0 wins 4+0+1+0 = 5 → A (JS captured by A)
+    "AH KH 9H QH",  # 4+3+0+2 = 9 → A
+    "7S KS 8H TS",  # s1 wins 0+3+0+10 = 13 → B
+    "KD QD TD AD",  # s1 leads; s0 wins 3+2+10+4 = 19 → A
+    "AC KC 7C TC",  # 17 → A
+    "9D 8D 8C TH",
+]  # 10 → A.  A 60, B 13: all four points to A
 DECK_X = deck_for_deal(PLAY_X, bidder=0, dealer=3)
 
 # Deal T (widow 0, trump S): every trick one suit; Game counts tie 30-30.
-PLAY_TIE = ["AS 7S 8S 9S",  # s0: 4 → A; the 7S is s1's → Low B
-            "KS QS JS TS",  # s0: 3+2+1+10 = 16 → A (A 20), JS → A
-            "AH KH QH JH",  # s0: 4+3+2+1 = 10 → A (A 30)
-            "9H TH 8H 7H",  # s1 TH: 10 → B
-            "AD KD QD JD",  # s1: 10 → B (B 20)
-            "TD 9D 8D 7D"]  # s1: 10 → B (B 30)
+PLAY_TIE = [
+    "AS 7S 8S 9S",  # s0: 4 → A; the 7S is s1's → Low B
+    "KS QS JS TS",  # s0: 3+2+1+10 = 16 → A (A 20), JS → A
+    "AH KH QH JH",  # s0: 4+3+2+1 = 10 → A (A 30)
+    "9H TH 8H 7H",  # s1 TH: 10 → B
+    "AD KD QD JD",  # s1: 10 → B (B 20)
+    "TD 9D 8D 7D",
+]  # s1: 10 → B (B 30)
 
 # Deal U (widow 0, trump S, the AS undealt): at most three points.
-PLAY_NO_ACE = ["QS 7S 8S 9S",  # s0: 2 → A; 7S by s1 → Low B
-               "KS JS TS 7H",  # s0: 3+1+10 = 14 → A; s3 has no spade
-               "AH KH QH JH",  # s0: 10 → A (A 26)
-               "9H TH 8H 7C",  # s1: 10 → B
-               "AD KD QD JD",  # s1: 10 → B
-               "TD 9D 8D 7D"]  # s1: 10 → B (B 30): Game B
+PLAY_NO_ACE = [
+    "QS 7S 8S 9S",  # s0: 2 → A; 7S by s1 → Low B
+    "KS JS TS 7H",  # s0: 3+1+10 = 14 → A; s3 has no spade
+    "AH KH QH JH",  # s0: 10 → A (A 26)
+    "9H TH 8H 7C",  # s1: 10 → B
+    "AD KD QD JD",  # s1: 10 → B
+    "TD 9D 8D 7D",
+]  # s1: 10 → B (B 30): Game B
 
 
 def rule_error(section, fn, *args):
@@ -79,8 +88,11 @@ def test_03_all_pass_the_same_dealer_redeals():
     for seat in (0, 1, 2):
         m.pass_(seat)
     events = m.pass_(3)
-    assert events[-1] == {"type": "thrown_in", "actor": None,
-                          "data": {"dealer": 3, "rule": "redeal_same_dealer", "next_dealer": 3}}
+    assert events[-1] == {
+        "type": "thrown_in",
+        "actor": None,
+        "data": {"dealer": 3, "rule": "redeal_same_dealer", "next_dealer": 3},
+    }
     assert m.state.phase == "await_deal" and m.state.dealer == 3 and m.state.scores == (5, -2)
     m.deal(DECK_X)
     assert m.state.round.dealer == 3 and m.state.round.number == 2 and m.view(0)["round"]["to_act"] == [0]
@@ -88,8 +100,7 @@ def test_03_all_pass_the_same_dealer_redeals():
 
 def test_04_widow_3_with_eight_trumps_keeps_exactly_six():
     # s0 is dealt six spades and takes 8S 7S AH: eight spades and a heart.
-    deck = build_deck(["AS KS QS JS TS 9S", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C", "KH QH JH TH 9H 8H"],
-                      "8S 7S AH")
+    deck = build_deck(["AS KS QS JS TS 9S", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C", "KH QH JH TH 9H 8H"], "8S 7S AH")
     m = Match({"widow_size": 3}, first_dealer=3, deck=deck)
     m.bid(0, 4)
     assert m.hand(0) == sorted("AS KS QS JS TS 9S 8S 7S AH".split())
@@ -101,8 +112,7 @@ def test_04_widow_3_with_eight_trumps_keeps_exactly_six():
 
 
 def test_05_no_trump_discards_with_six_or_fewer_trumps():
-    deck = build_deck(["AS KS QS JS AH KH", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C", "QH JH TH 9H 8H 7H"],
-                      "TS 8D")
+    deck = build_deck(["AS KS QS JS AH KH", "AD KD QD JD TD 9D", "AC KC QC JC TC 9C", "QH JH TH 9H 8H 7H"], "TS 8D")
     m = Match({"widow_size": 2}, first_dealer=3, deck=deck)
     m.bid(0, 2)
     m.pass_(1), m.pass_(2), m.pass_(3)
@@ -116,6 +126,7 @@ def test_06_discards_count_for_game():
     """The bidder discards TD and 8D: +10 to the bidding team's Game count, never played (deal W2 of
     test_hand_checked_deals: tricks give B 33 against A 35; the discards make it 43 and Game B)."""
     from tests.unit.smear.test_hand_checked_deals import DEAL_W2, play_hand_checked
+
     m, data = play_hand_checked(DEAL_W2)
     assert m.state.round.discards == ("TD", "8D")
     assert not any(c in ("TD", "8D") for t in m.view(1)["round"]["tricks"] for c in (p["card"] for p in t["cards"]))
@@ -182,6 +193,7 @@ def test_12_a_game_tie_gives_no_game_point():
 
 def test_13_set_subtracts_the_bid():
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2}, first_dealer=3, deck=DECK, scores=(1, 0))
     m.pass_(0), m.bid(1, 2), m.bid(2, 3), m.pass_(3)
     m.discard(2, "8C 7D", "S")
@@ -211,6 +223,7 @@ def test_15a_both_reach_15_equal_the_bidder_wins():
 def _worked_example_bid_2(options, scores):
     """RULES §3.12 with s2 bidding 2 alone: A (bidder) makes 2, B takes 2."""
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2, **options}, first_dealer=3, deck=DECK, scores=scores)
     tricks = ["AS 9S KS QS", "7S JS 8H TS", "AH JD JH 8S", "9H TH AC 9D", "KC TC QC QH", "9C TD AD KD"]
     return m, play_deal(m, tricks, bidder=2, bid=2, discards=["8C", "7D"])
@@ -260,6 +273,7 @@ def _pass_round(m):
 
 def test_18_the_first_lead_must_be_the_trump_named_at_discard():
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2}, first_dealer=3, deck=DECK)
     m.pass_(0), m.bid(1, 2), m.bid(2, 3), m.pass_(3)
     m.discard(2, "8C 7D", "S")

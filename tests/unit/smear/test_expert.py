@@ -1,5 +1,6 @@
 """The Smear expert: judgements from the issue (a bidder with A-K-J bids; junk does not bid 4; the
 trump Jack is taken when it can be), values for every legal action, legal and reproducible choices."""
+
 from __future__ import annotations
 
 import copy

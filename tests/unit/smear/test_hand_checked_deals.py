@@ -1,5 +1,6 @@
 """One whole deal of our own for each widow size 1, 2 and 3, every number checked by hand in the
 comments (Game values A4 K3 Q2 J1 T10, others 0; 80 in the pack)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -20,40 +21,64 @@ class Deal:
 
 # Widow 1, dealer s1 (s2 speaks first), s0 bids 3, takes AD, discards KC and names diamonds.
 # Every seat is dealt the cards it plays (s0 also KC, less the AD it takes): s0 KD AS 7S QH 8D KC.
-DEAL_W1 = Deal(1, dealer=1, bidder=0, bid=3, widow=("AD",), discards=("KC",), tricks=(
-    "AD 9D JD 7D",  # s0 s1 s2 s3: s0 wins 4+0+1+0 = 5 → A. High A (AD, s0), Low B (7D, s3), Jack A
-    "KD 9H TD QD",  # s0 wins 3+0+10+2 = 15 → A (s1 has no diamond left)
-    "AS KS QS JS",  # s0 wins 4+3+2+1 = 10 → A
-    "7S TS 8S 9S",  # s1 wins with TS: 0+10+0+0 = 10 → B
-    "AH KH TH QH",  # s1 s2 s3 s0: s1 wins 4+3+10+2 = 19 → B
-    "AC TC JH 8D",  # s1 s2 s3 s0: s0 trumps (no club left): 4+10+1+0 = 15 → A
-))
+DEAL_W1 = Deal(
+    1,
+    dealer=1,
+    bidder=0,
+    bid=3,
+    widow=("AD",),
+    discards=("KC",),
+    tricks=(
+        "AD 9D JD 7D",  # s0 s1 s2 s3: s0 wins 4+0+1+0 = 5 → A. High A (AD, s0), Low B (7D, s3), Jack A
+        "KD 9H TD QD",  # s0 wins 3+0+10+2 = 15 → A (s1 has no diamond left)
+        "AS KS QS JS",  # s0 wins 4+3+2+1 = 10 → A
+        "7S TS 8S 9S",  # s1 wins with TS: 0+10+0+0 = 10 → B
+        "AH KH TH QH",  # s1 s2 s3 s0: s1 wins 4+3+10+2 = 19 → B
+        "AC TC JH 8D",  # s1 s2 s3 s0: s0 trumps (no club left): 4+10+1+0 = 15 → A
+    ),
+)
 # A: 5+15+10+15 = 45 + discard KC 3 = 48; B: 10+19 = 29. In play 74, discard 3, out of play
 # 8H 7H QC JC 9C 8C 7C = 3: 80. Points: A High, Jack, Game = 3 = bid (made, +3); B Low (+1).
 
 # Widow 2, dealer s0 (s1 speaks first), s1 bids 2, takes QH 9S, discards TD 8D, names hearts.
-DEAL_W2 = Deal(2, dealer=0, bidder=1, bid=2, widow=("QH", "9S"), discards=("TD", "8D"), tricks=(
-    "AH 7H 9H KH",  # s1 s2 s3 s0: s1 wins 4+0+0+3 = 7 → B. High B (AH, s1), Low A (7H, s2)
-    "QH AC TH JH",  # s1 wins (QH the highest trump): 2+4+10+1 = 17 → B. Jack B
-    "AS KS QS 9D",  # s1 wins 4+3+2+0 = 9 → B (s0 has no spade and does not trump)
-    "7D KD QD AD",  # s1 s2 s3 s0: s0 wins 0+3+2+4 = 9 → A
-    "TC 7C KC QC",  # s0 s1 s2 s3: s2 wins with KC: 10+0+3+2 = 15 → A
-    "JS TS 8H 9S",  # s2 s3 s0 s1: s0 trumps: 1+10+0+0 = 11 → A
-))
+DEAL_W2 = Deal(
+    2,
+    dealer=0,
+    bidder=1,
+    bid=2,
+    widow=("QH", "9S"),
+    discards=("TD", "8D"),
+    tricks=(
+        "AH 7H 9H KH",  # s1 s2 s3 s0: s1 wins 4+0+0+3 = 7 → B. High B (AH, s1), Low A (7H, s2)
+        "QH AC TH JH",  # s1 wins (QH the highest trump): 2+4+10+1 = 17 → B. Jack B
+        "AS KS QS 9D",  # s1 wins 4+3+2+0 = 9 → B (s0 has no spade and does not trump)
+        "7D KD QD AD",  # s1 s2 s3 s0: s0 wins 0+3+2+4 = 9 → A
+        "TC 7C KC QC",  # s0 s1 s2 s3: s2 wins with KC: 10+0+3+2 = 15 → A
+        "JS TS 8H 9S",  # s2 s3 s0 s1: s0 trumps: 1+10+0+0 = 11 → A
+    ),
+)
 # Tricks: A 9+15+11 = 35, B 7+17+9 = 33; B's discards TD 8D add 10 → B 43: Game B (without the
 # discards A would have it). In play 68 + discards 10 + out of play 8S 7S JD JC 9C 8C = 2: 80.
 # B: High, Jack, Game = 3 ≥ 2 (over-made, +3); A: Low (+1).
 
 # Widow 3, dealer s3 (s0 speaks first), s0 bids 2 and takes 7S JS AH: eight spades and a heart, so
 # it must discard the heart and two spades (here 7S and JS, keeping AS KS QS TS 9S 8S).
-DEAL_W3 = Deal(3, dealer=3, bidder=0, bid=2, widow=("7S", "JS", "AH"), discards=("AH", "JS", "7S"), tricks=(
-    "AS KH QH JH",  # s0 wins 4+3+2+1 = 10 (nobody else holds a spade)
-    "KS TH 9H 8H",  # 3+10 = 13
-    "QS AD KD QD",  # 2+4+3+2 = 11
-    "TS JD TD 9D",  # 10+1+10 = 21
-    "9S AC KC QC",  # 4+3+2 = 9
-    "8S JC TC 9C",  # 1+10 = 11
-))
+DEAL_W3 = Deal(
+    3,
+    dealer=3,
+    bidder=0,
+    bid=2,
+    widow=("7S", "JS", "AH"),
+    discards=("AH", "JS", "7S"),
+    tricks=(
+        "AS KH QH JH",  # s0 wins 4+3+2+1 = 10 (nobody else holds a spade)
+        "KS TH 9H 8H",  # 3+10 = 13
+        "QS AD KD QD",  # 2+4+3+2 = 11
+        "TS JD TD 9D",  # 10+1+10 = 21
+        "9S AC KC QC",  # 4+3+2 = 9
+        "8S JC TC 9C",  # 1+10 = 11
+    ),
+)
 # A: 75 in tricks + discards AH 4, JS 1, 7S 0 = 80; B 0; out of play 7H 8D 7D 8C 7C = 0.
 # Points: High A (AS); Low (7S) and Jack (JS) were discarded, so not awarded by default; Game A:
 # A 2 = bid, made (+2). With discards_count_for_high_low_jack: Low and Jack too, A 4.

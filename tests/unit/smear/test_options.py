@@ -1,4 +1,5 @@
 """Every option of RULES §3.9, its normalisation, and the binding clarifications §3.10a."""
+
 from __future__ import annotations
 
 import pytest
@@ -13,31 +14,51 @@ WORKED_TRICKS = ["AS 9S KS QS", "7S JS 8H TS", "AH JD JH 8S", "9H TH AC 9D", "KC
 
 # Deal S (widow 0, trump S): the AS is the only trump in play (the other seven spades and JD are
 # undealt). s0 AS AH 7H 7D JC 7C · s1 KH TH AD TD AC TC · s2 QH 9H KD 9D KC 9C · s3 JH 8H QD 8D QC 8C.
-PLAY_ONE_TRUMP = ["AS KH QH JH",  # s0: 4+3+2+1 = 10 → A
-                  "AH TH 9H 8H",  # s0: 4+10 = 14 → A
-                  "7H AD KD QD",  # s0 (nobody else has a heart): 4+3+2 = 9 → A (A 33)
-                  "7D TD 9D 8D",  # s1: 10 → B
-                  "AC KC QC JC",  # s1: 10 → B
-                  "TC 9C 8C 7C"]  # s1: 10 → B (B 30); out of play KS QS JS TS 9S 8S 7S JD = 17
+PLAY_ONE_TRUMP = [
+    "AS KH QH JH",  # s0: 4+3+2+1 = 10 → A
+    "AH TH 9H 8H",  # s0: 4+10 = 14 → A
+    "7H AD KD QD",  # s0 (nobody else has a heart): 4+3+2 = 9 → A (A 33)
+    "7D TD 9D 8D",  # s1: 10 → B
+    "AC KC QC JC",  # s1: 10 → B
+    "TC 9C 8C 7C",
+]  # s1: 10 → B (B 30); out of play KS QS JS TS 9S 8S 7S JD = 17
 
 
 def test_defaults_and_snake_case_names():
     assert RULES.normalize_options({}, 4) == {
-        "widow_size": 0, "all_pass": "redeal_same_dealer", "high_low_rule": "ace_seven", "game_tie": "none",
-        "discards_count_for_high_low_jack": False, "match_target": 15,
-        "both_reach": "higher_score_then_bidder", "win_only_on_successful_bid": False,
-        "cap_non_bidder_at_15": False}
+        "widow_size": 0,
+        "all_pass": "redeal_same_dealer",
+        "high_low_rule": "ace_seven",
+        "game_tie": "none",
+        "discards_count_for_high_low_jack": False,
+        "match_target": 15,
+        "both_reach": "higher_score_then_bidder",
+        "win_only_on_successful_bid": False,
+        "cap_non_bidder_at_15": False,
+    }
     assert RULES.seat_counts({}) == {4}
     assert len(RULES.deck({})) == 32 and len(set(RULES.deck({}))) == 32
 
 
-@pytest.mark.parametrize("name, value", [
-    ("widow_size", 4), ("widow_size", -1), ("widow_size", "2"), ("widow_size", True),
-    ("all_pass", "redealSameDealer"), ("high_low_rule", "classic"), ("game_tie", "both"),
-    ("both_reach", "higherScoreThenBidder"), ("discards_count_for_high_low_jack", 1),
-    ("win_only_on_successful_bid", "yes"), ("cap_non_bidder_at_15", None), ("match_target", 0),
-    ("first_dealer", 4), ("widowSize", 1),
-])
+@pytest.mark.parametrize(
+    "name, value",
+    [
+        ("widow_size", 4),
+        ("widow_size", -1),
+        ("widow_size", "2"),
+        ("widow_size", True),
+        ("all_pass", "redealSameDealer"),
+        ("high_low_rule", "classic"),
+        ("game_tie", "both"),
+        ("both_reach", "higherScoreThenBidder"),
+        ("discards_count_for_high_low_jack", 1),
+        ("win_only_on_successful_bid", "yes"),
+        ("cap_non_bidder_at_15", None),
+        ("match_target", 0),
+        ("first_dealer", 4),
+        ("widowSize", 1),
+    ],
+)
 def test_bad_options_are_refused_naming_the_field(name, value):
     with pytest.raises(OptionError) as err:
         RULES.normalize_options({name: value}, 4)
@@ -45,12 +66,15 @@ def test_bad_options_are_refused_naming_the_field(name, value):
 
 
 def test_every_option_value_is_accepted():
-    for name, values in [("widow_size", [0, 1, 2, 3]),
-                         ("all_pass", ["redeal_same_dealer", "stick_dealer", "pass_deal"]),
-                         ("high_low_rule", ["ace_seven", "highest_lowest_in_play"]),
-                         ("game_tie", ["none", "non_bidders", "bidders"]),
-                         ("both_reach", ["higher_score_then_bidder", "bidder_wins"]),
-                         ("match_target", [1, 21]), ("first_dealer", [0, 3])]:
+    for name, values in [
+        ("widow_size", [0, 1, 2, 3]),
+        ("all_pass", ["redeal_same_dealer", "stick_dealer", "pass_deal"]),
+        ("high_low_rule", ["ace_seven", "highest_lowest_in_play"]),
+        ("game_tie", ["none", "non_bidders", "bidders"]),
+        ("both_reach", ["higher_score_then_bidder", "bidder_wins"]),
+        ("match_target", [1, 21]),
+        ("first_dealer", [0, 3]),
+    ]:
         for value in values:
             assert RULES.normalize_options({name: value}, 4)[name] == value
 
@@ -102,16 +126,21 @@ def test_one_trump_in_play_gives_high_and_low_under_highest_lowest_only():
 
 
 def test_highest_lowest_counts_discarded_trumps_with_the_discard_option():
-    _, data = play_hand_checked(DEAL_W3, {"high_low_rule": "highest_lowest_in_play",
-                                          "discards_count_for_high_low_jack": True})
+    _, data = play_hand_checked(
+        DEAL_W3, {"high_low_rule": "highest_lowest_in_play", "discards_count_for_high_low_jack": True}
+    )
     assert [(p["point"], p["card"], p["team"]) for p in data["points"][:3]] == [
-        ("high", "AS", 0), ("low", "7S", 0), ("jack", "JS", 0)]
+        ("high", "AS", 0),
+        ("low", "7S", 0),
+        ("jack", "JS", 0),
+    ]
     _, plain = play_hand_checked(DEAL_W3, {"high_low_rule": "highest_lowest_in_play"})
     assert plain["points"][1]["card"] == "8S"  # the lowest trump played
 
 
-@pytest.mark.parametrize("tie, game_team, scores", [("none", None, [2, 1]), ("bidders", 0, [3, 1]),
-                                                    ("non_bidders", 1, [2, 2])])
+@pytest.mark.parametrize(
+    "tie, game_team, scores", [("none", None, [2, 1]), ("bidders", 0, [3, 1]), ("non_bidders", 1, [2, 2])]
+)
 def test_game_tie_options(tie, game_team, scores):
     m = Match({"game_tie": tie}, first_dealer=3, deck=deck_for_deal(PLAY_TIE, bidder=0, dealer=3))
     data = play_deal(m, PLAY_TIE, bidder=0, bid=2)
@@ -129,6 +158,7 @@ def test_match_target():
 
 def _worked_bid_2(options, scores):
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2, **options}, first_dealer=3, deck=DECK, scores=scores)
     return m, play_deal(m, WORKED_TRICKS, bidder=2, bid=2, discards=["8C", "7D"])
 
@@ -145,6 +175,7 @@ def test_win_only_on_successful_bid_the_bidders_win_when_they_make_it():
 
 def test_win_only_on_successful_bid_a_set_never_wins():
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2, "win_only_on_successful_bid": True}, first_dealer=3, deck=DECK, scores=(0, 13))
     data = play_deal(m, WORKED_TRICKS, bidder=2, bid=3, discards=["8C", "7D"])
     assert data["scores"] == [-3, 15] and "match_ended" not in data
@@ -152,6 +183,7 @@ def test_win_only_on_successful_bid_a_set_never_wins():
 
 def test_cap_non_bidder_at_15_caps_and_stops_the_non_bidders_winning():
     from tests.unit.smear.test_worked_example import DECK
+
     m = Match({"widow_size": 2, "cap_non_bidder_at_15": True}, first_dealer=3, deck=DECK, scores=(0, 14))
     data = play_deal(m, WORKED_TRICKS, bidder=2, bid=3, discards=["8C", "7D"])  # A set; B +2
     assert data["scores"] == [-3, 15] and data["deltas"] == [-3, 1] and data["capped"] == [False, True]

@@ -6,6 +6,7 @@ discard, the trump named before the first lead). Every deal: at most 4 points, a
 card in play (or a counted discard), Game counts that add up to the cards in play plus the discards,
 scores moved by §3.7. Every match: replaying its events (or a snapshot) gives the same state.
 """
+
 from __future__ import annotations
 
 import json
@@ -18,15 +19,18 @@ from games.smear import RULES
 from games.smear.options import game_value
 from tests.unit.smear.support import play_match
 
-OPTIONS = st.fixed_dictionaries({"widow_size": st.sampled_from([0, 1, 2, 3])}, optional={
-    "all_pass": st.sampled_from(["redeal_same_dealer", "stick_dealer", "pass_deal"]),
-    "high_low_rule": st.sampled_from(["ace_seven", "highest_lowest_in_play"]),
-    "game_tie": st.sampled_from(["none", "non_bidders", "bidders"]),
-    "discards_count_for_high_low_jack": st.booleans(),
-    "both_reach": st.sampled_from(["higher_score_then_bidder", "bidder_wins"]),
-    "win_only_on_successful_bid": st.booleans(),
-    "cap_non_bidder_at_15": st.booleans(),
-})
+OPTIONS = st.fixed_dictionaries(
+    {"widow_size": st.sampled_from([0, 1, 2, 3])},
+    optional={
+        "all_pass": st.sampled_from(["redeal_same_dealer", "stick_dealer", "pass_deal"]),
+        "high_low_rule": st.sampled_from(["ace_seven", "highest_lowest_in_play"]),
+        "game_tie": st.sampled_from(["none", "non_bidders", "bidders"]),
+        "discards_count_for_high_low_jack": st.booleans(),
+        "both_reach": st.sampled_from(["higher_score_then_bidder", "bidder_wins"]),
+        "win_only_on_successful_bid": st.booleans(),
+        "cap_non_bidder_at_15": st.booleans(),
+    },
+)
 SEEDS = st.integers(0, 2**32 - 1)
 LEVELS = st.tuples(*[st.sampled_from(["random", "basic"])] * 4)
 
@@ -110,7 +114,8 @@ def check_scoring(before, data):
     expected[1 - bidders] = won[1 - bidders]
     if opts.cap_non_bidder_at_15 and data["capped"][1 - bidders]:
         assert before.scores[1 - bidders] + data["deltas"][1 - bidders] == max(
-            before.scores[1 - bidders], opts.match_target)
+            before.scores[1 - bidders], opts.match_target
+        )
         expected[1 - bidders] = data["deltas"][1 - bidders]
     assert data["deltas"] == expected
     assert data["scores"] == [s + d for s, d in zip(before.scores, data["deltas"])]
@@ -156,8 +161,10 @@ def check_end(final, log, options, levels, max_deals):
     target = options.get("match_target", 15)
     assert final.scores[final.winner] >= target
     ended = log[-1]["data"]
-    assert ended["standing"] == [{"seats": [0, 2], "score": final.scores[0]},
-                                 {"seats": [1, 3], "score": final.scores[1]}]
+    assert ended["standing"] == [
+        {"seats": [0, 2], "score": final.scores[0]},
+        {"seats": [1, 3], "score": final.scores[1]},
+    ]
 
 
 @settings(max_examples=60, deadline=None)
@@ -173,8 +180,9 @@ def test_every_step_keeps_the_invariants(options, seed, levels, target):
 @settings(max_examples=60, deadline=None)
 @given(OPTIONS, SEEDS, LEVELS, st.integers(0, 3))
 def test_full_matches_end_at_the_target_and_replay_exactly(options, seed, levels, first_dealer):
-    final, log = play_match(options, seed, levels, first_dealer=first_dealer, on_step=Checker(thorough=False),
-                            max_deals=40)
+    final, log = play_match(
+        options, seed, levels, first_dealer=first_dealer, on_step=Checker(thorough=False), max_deals=40
+    )
     check_end(final, log, options, levels, 40)
     assert replay(options, log, first_dealer) == final
     assert RULES.load_state(json.loads(json.dumps(RULES.dump_state(final)))) == final

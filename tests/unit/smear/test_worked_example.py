@@ -1,4 +1,5 @@
 """RULES §3.12, move by move, exactly as written."""
+
 from __future__ import annotations
 
 import pytest
@@ -33,8 +34,16 @@ def test_worked_example():
     assert m.view(2)["round"]["trump"] == "S" and m.view(1)["round"]["trump"] is None
 
     # Game count per trick: 9, 11, 6, 14, 17, 17 (74 in play; discards 0, out of play 6: 80).
-    assert m.trick("AS 9S KS QS") == {"winner": 2, "game_count": 9, "cards": [
-        {"seat": 2, "card": "AS"}, {"seat": 3, "card": "9S"}, {"seat": 0, "card": "KS"}, {"seat": 1, "card": "QS"}]}
+    assert m.trick("AS 9S KS QS") == {
+        "winner": 2,
+        "game_count": 9,
+        "cards": [
+            {"seat": 2, "card": "AS"},
+            {"seat": 3, "card": "9S"},
+            {"seat": 0, "card": "KS"},
+            {"seat": 1, "card": "QS"},
+        ],
+    }
     assert m.view(1)["round"]["trump"] == "S"
     assert (m.trick("7S JS 8H TS")["winner"], m.trick("AH JD JH 8S")["winner"]) == (3, 2)
     assert m.trick("9H TH AC 9D")["winner"] == 3
@@ -45,7 +54,7 @@ def test_worked_example():
     assert last["winner"] == 3
     assert m.view(0)["round"]["trick_game_counts"] == [15, 59]
 
-    scored, = m.score()
+    (scored,) = m.score()
     data = scored["data"]
     points = {p["point"]: (p["team"], p["seat"], p["card"]) for p in data["points"]}
     assert points == {"high": (0, 2, "AS"), "low": (0, 2, "7S"), "jack": (1, 3, "JS"), "game": (1, None, None)}
