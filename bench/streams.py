@@ -134,10 +134,10 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: Probe) 
     report["fanout"] = fanout(mover.acked, lives)
     report["fanout_polls"] = poll_wakeups(mover.acked, lives)
     print("closing them; one match with its spectators ...", flush=True)
-    probe.phase = "one match"
+    probe.phase = "closing them"
     crowd.close_all()
     time.sleep(6)
-    report["one_match"] = one_match(open_stack.base_url, crowd, args.spectators)
+    report["one_match"] = one_match(open_stack.base_url, crowd, args.spectators, probe)
     return report
 
 
@@ -298,7 +298,8 @@ def poll_wakeups(acked: list[Acked], lives: list[Live]) -> dict:
     return {"samples": len(delays), **_quantiles(delays)}
 
 
-def one_match(base_url: str, crowd: Crowd, spectators: int, moves: int = 20) -> dict:
+def one_match(base_url: str, crowd: Crowd, spectators: int, probe: Probe, moves: int = 20) -> dict:
+    probe.phase = "one match: opening"
     live = create_matches(base_url, 1)[0]
     sources = [address(10_000 + i // CAP) for i in range(spectators)]
     opened_at = time.monotonic()
@@ -307,6 +308,7 @@ def one_match(base_url: str, crowd: Crowd, spectators: int, moves: int = 20) -> 
     held = sum(1 for s in live.streams if s.status == 200)
     open_s = time.monotonic() - opened_at
     time.sleep(2)
+    probe.phase = "one match: moves"
     mover = Mover(base_url, [live], rate=2.0)
     mover.start()
     time.sleep(moves / 2.0)
