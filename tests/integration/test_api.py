@@ -369,15 +369,20 @@ def test_lobby_lists_open_and_running_matches(client):
 
 def test_the_lobby_pages_with_a_cursor_and_loses_no_match(client):
     created = [client.post("/v1/games", json=TWO_HUMANS).json["game_id"] for _ in range(5)]
-    seen, cursor = [], None
+    entries, cursor = [], None
     for _ in range(5):
         page = client.get("/v1/games", query_string={"limit": 2, **({"cursor": cursor} if cursor else {})}).json
-        seen += [g["game_id"] for g in page["games"]]
+        entries += page["games"]
         cursor = page["next_cursor"]
         if not page["has_more"]:
             break
+    seen = [g["game_id"] for g in entries]
     assert sorted(seen) == sorted(created) and len(seen) == 5
-    assert seen[0] == created[-1]  # newest first
+    # Newest first. Matches created in the same millisecond (a fast host makes several) are ordered by
+    # their ids, which are random: the last one created is then among the first, not surely first.
+    times = [g["created_ms"] for g in entries]
+    assert times == sorted(times, reverse=True)
+    assert times[seen.index(created[-1])] == times[0]
     other = assert_problem(client.get("/v1/games", query_string={"status": "active", "cursor": cursor}), 400)
     assert other["errors"][0] == {"in": "query", "field": "cursor", "detail": other["errors"][0]["detail"]}
 
