@@ -29,7 +29,6 @@ from events.codec import Codec, StoredEvent, format_at, normalize_at
 from events.crossslot import unique
 from events.keys import LOBBY_STATUSES, Keys, check_game_id
 from events.store import (
-    _HEX_HASH,
     _STREAM_ID,
     IDEMPOTENCY_TTL_S,
     AppendResult,
@@ -47,6 +46,7 @@ from events.store import (
     _fingerprint,
     _meta_args,
     _notify,
+    check_import,
 )
 
 
@@ -211,16 +211,7 @@ class InMemoryEventStore:
     def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
         """events.store.EventStore.import_entries: an exported game as it was; raises GameExists."""
         check_game_id(game_id)
-        versions = [e.version for e in entries]
-        if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
-            raise ValueError("an import needs entries with versions increasing from 1 or more")
-        for entry in entries:
-            if (
-                not isinstance(entry.payload, str)
-                or not isinstance(entry.hash, str)
-                or not _HEX_HASH.fullmatch(entry.hash)
-            ):
-                raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
+        check_import(entries)
         meta_args, lobby_target = _meta_args(meta)
         with self._lock:
             game = self._games.setdefault(game_id, _Game())

@@ -214,6 +214,17 @@ def _unpack_state(stored: bytes) -> dict[str, Any]:
     return state
 
 
+def check_import(entries: Sequence[RawEntry]) -> None:
+    """What an exported game must be to be imported (by every store): versions increasing from 1 or more,
+    each payload a string and each hash 40 hex digits. ValueError otherwise."""
+    versions = [e.version for e in entries]
+    if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
+        raise ValueError("an import needs entries with versions increasing from 1 or more")
+    for entry in entries:
+        if not isinstance(entry.payload, str) or not isinstance(entry.hash, str) or not _HEX_HASH.fullmatch(entry.hash):
+            raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
+
+
 class EventStore:
     def __init__(
         self,
@@ -580,16 +591,7 @@ class EventStore:
 
     def import_entries(self, game_id: str, entries: Sequence[RawEntry], meta: Mapping[str, str] | None = None) -> int:
         """Writes an exported game as it was (ids, payloads and hashes), atomically; raises GameExists."""
-        versions = [e.version for e in entries]
-        if not entries or any(b <= a for a, b in zip(versions, versions[1:])) or versions[0] < 1:
-            raise ValueError("an import needs entries with versions increasing from 1 or more")
-        for entry in entries:
-            if (
-                not isinstance(entry.payload, str)
-                or not isinstance(entry.hash, str)
-                or not _HEX_HASH.fullmatch(entry.hash)
-            ):
-                raise ValueError(f"entry {entry.version}: e must be a string and h 40 hex digits")
+        check_import(entries)
         meta_args, lobby_target = _meta_args(meta)
         args: list[str | int] = [game_id, lobby_target if self.cross_slot is None else 0, len(entries)]
         for entry in entries:

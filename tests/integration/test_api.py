@@ -1,4 +1,4 @@
-"""The HTTP API on a real Redis: every error status of API.md produced for real, and nothing written."""
+"""The HTTP API on a real Redis: every error status the spec documents produced for real, and nothing written."""
 
 from __future__ import annotations
 
