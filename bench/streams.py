@@ -27,7 +27,9 @@ time, on loopback only; every process started is stopped at the end.
 from __future__ import annotations
 
 import argparse
+import bisect
 import itertools
+import multiprocessing
 import os
 import random
 import resource
@@ -320,41 +322,67 @@ def one_match(base_url: str, crowd: Crowd, spectators: int, probe: Probe, moves:
 # -- measuring -----------------------------------------------------------------------------------------
 
 
-class Probe(threading.Thread):
-    """Times GET /livez and /readyz every quarter second."""
+class Probe:
+    """Times GET /livez and /readyz every quarter second, from a process of its own.
+
+    As an orchestrator's probes come from outside the server's host processes, these come from outside the
+    bench's: in the bench's process they waited for its interpreter lock behind the thread that reads
+    10,000 streams, and timed that wait as the server's. `phase` names what the bench is doing; each
+    sample is counted in the phase under way when it started (CLOCK_MONOTONIC is one clock for both
+    processes)."""
 
     def __init__(self, base_url: str):
-        super().__init__(daemon=True)
-        self.base_url = base_url
-        self.times: dict[str, list[float]] = {"/livez": [], "/readyz": []}
-        self.by_phase: dict[str, list[float]] = {}
-        self.phase = "set-up"
-        self.failures = 0
-        self._halt = threading.Event()
+        context = multiprocessing.get_context("spawn")  # not a fork of a process with threads running
+        self._halt = context.Event()
+        self._receive, send = context.Pipe(duplex=False)
+        self._process = context.Process(target=_probe, args=(base_url, self._halt, send), daemon=True)
+        self._phases: list[tuple[float, str]] = [(0.0, "set-up")]
+        self._samples: list[tuple[float, str, float, int]] = []
 
-    def run(self) -> None:
-        conn = Connection(self.base_url)
-        while not self._halt.wait(0.25):
-            for path, times in self.times.items():
-                started = time.monotonic()
-                try:
-                    status, _ = conn.request("GET", path)
-                except OSError:
-                    status = 0
-                times.append(time.monotonic() - started)
-                self.by_phase.setdefault(self.phase, []).append(times[-1])
-                self.failures += status != 200
-        conn.close()
+    @property
+    def phase(self) -> str:
+        return self._phases[-1][1]
+
+    @phase.setter
+    def phase(self, name: str) -> None:
+        self._phases.append((time.monotonic(), name))
+
+    def start(self) -> None:
+        self._process.start()
 
     def stop(self) -> None:
         self._halt.set()
-        self.join(10)
+        if self._receive.poll(15):
+            self._samples = self._receive.recv()
+        self._process.join(10)
 
     def summary(self) -> dict:
-        return {path: {"samples": len(t), **_quantiles(t)} for path, t in self.times.items()} | {
-            "failures": self.failures,
-            "phases": {name: _quantiles(t) for name, t in self.by_phase.items()},
+        times: dict[str, list[float]] = {"/livez": [], "/readyz": []}
+        by_phase: dict[str, list[float]] = {}
+        starts = [at for at, _ in self._phases]
+        for started, path, seconds, _ in self._samples:
+            times[path].append(seconds)
+            phase = self._phases[bisect.bisect_right(starts, started) - 1][1]
+            by_phase.setdefault(phase, []).append(seconds)
+        return {path: {"samples": len(t), **_quantiles(t)} for path, t in times.items()} | {
+            "failures": sum(status != 200 for *_, status in self._samples),
+            "phases": {name: _quantiles(t) for name, t in by_phase.items()},
         }
+
+
+def _probe(base_url: str, halt, send) -> None:
+    """The probe process: (started, path, seconds, status) of every probe, sent when halted."""
+    conn, samples = Connection(base_url), []
+    while not halt.wait(0.25):
+        for path in ("/livez", "/readyz"):
+            started = time.monotonic()
+            try:
+                status, _ = conn.request("GET", path)
+            except OSError:
+                status = 0
+            samples.append((started, path, time.monotonic() - started, status))
+    conn.close()
+    send.send(samples)
 
 
 def api_rss(stack: Stack) -> int:
