@@ -44,7 +44,7 @@ class Settings:
     worker_connections: int = 10_000  # connections one gunicorn worker process holds at most
     gunicorn_bind: str | None = None  # overrides 0.0.0.0:<port>
     access_log: str | None = None  # gunicorn's access log ("-": standard error); unset: none
-    admission_slots: int = 32  # requests one API process works on at once (service/admission.py)
+    admission_slots: int = 8  # requests one API process works on at once (service/admission.py)
     max_body_bytes: int = 64 * 1024  # larger request bodies get 413
     body_timeout_s: float = 10.0  # a request body must arrive within this long in all (408 after)
     long_poll_max_s: float = 30.0  # ?wait= is capped here

@@ -92,7 +92,7 @@ def post_worker_init(worker):
     them and then cutting them off."""
     import gevent
 
-    from service import shutdown
+    from service import collector, shutdown
 
     stop = worker.handle_exit
 
@@ -111,6 +111,9 @@ def post_worker_init(worker):
     # as the process, and a full garbage collection that walks it took 30-80 ms here, a pause of every
     # thread of the worker that showed in the latency's tail. Frozen, the collector no longer walks it.
     gc.freeze()
+    # And from now on, what survives each full collection (the records, sockets and held tables of the
+    # connections the worker holds): the next one walks only what is newer (service/collector.py).
+    collector.install()
 
 
 # Prometheus multiprocess mode: each worker writes its samples to PROMETHEUS_MULTIPROC_DIR (which

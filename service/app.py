@@ -83,6 +83,9 @@ def _init_live(app: Flask, settings: Settings, application: Application) -> None
         hub, application.store, stream.render, stream.revoked, stream.TERMINAL, settings.stream_keepalive_s
     )
     app.extensions["talon_caps"] = Caps(application.redis, f"{settings.key_prefix}:caps")
+    # /readyz on connections of its own: the requests' pool may be all in use under load, and a probe that
+    # waits for one would time the load, not Redis.
+    app.extensions["talon_probe_redis"] = connect(settings.redis_url, pool_size=2, socket_timeout=2.0)
 
 
 def create_app(settings: Settings | None = None) -> Flask:

@@ -8,9 +8,8 @@ took 0.2-1 s, a pause of every connection of the process (health probes included
 
 So under gunicorn's gevent worker a stream, once authorized and caught up, is *parked*: the response's
 status line, headers and the events it caught up with are written to a duplicate of the client's
-socket, and the request ends (the WSGI middleware returns gunicorn's ALREADY_HANDLED, so gunicorn
-writes nothing more; its own socket closes once its keep-alive wait runs out, the duplicate keeps the
-connection). From then on the stream is a `Parked` record and its socket, non-blocking:
+socket, and gunicorn's handling of the connection ends at once (`hand_over`: gunicorn writes nothing
+more and closes its own socket; the duplicate keeps the connection). From then on the stream is a `Parked` record and its socket, non-blocking:
 - per match with parked streams, a watch on the fan-out hub (service/hub.py): its reader writes each new
   event to every stream of the match, as its caller may see it (rendered once per seat), and answers its
   parked long-polls;
@@ -37,6 +36,7 @@ import select
 import socket
 import time
 from collections.abc import Callable
+from typing import NoReturn
 
 from events.store import EventStore, StoredEvent
 
@@ -114,6 +114,14 @@ class _Lot:
     def __init__(self, game_id: str, game: str, cursor: int):
         self.game_id, self.game, self.streams, self.cursor = game_id, game, set(), cursor
         self.watch = None
+
+
+def _unwatch(lot: _Lot) -> None:
+    """Ends the lot's watch and lets go of it: the watch's callbacks hold the lot, so a lot still holding
+    its watch would be a reference cycle, freed only by a full garbage collection (service/collector.py)."""
+    watch, lot.watch = lot.watch, None
+    if watch is not None:
+        watch.close()
 
 
 class Parking:
@@ -238,7 +246,7 @@ class Parking:
                     lambda lot=lot: self._stopped(lot),
                 )
                 if self._lots.get(game_id) is not lot:  # what the watch pushed at once ended the lot
-                    lot.watch.close()
+                    _unwatch(lot)
                 return
             lot.streams.add(stream)
             return
@@ -272,8 +280,7 @@ class Parking:
         lot.streams.discard(stream)
         if not lot.streams and self._lots.get(lot.game_id) is lot:
             del self._lots[lot.game_id]
-            if lot.watch is not None:
-                lot.watch.close()
+            _unwatch(lot)
 
     def _deliver(self, stream: Parked, game: str, events: list[StoredEvent], rendered: dict | None = None) -> bool:
         """Writes the events after the stream's cursor; False once the stream has ended. `rendered`: the
@@ -536,6 +543,19 @@ def can_park(environ: dict) -> bool:
     return AGAIN not in environ and environ.get("gunicorn.socket") is not None and gevent_loop() is not None
 
 
+def hand_over() -> NoReturn:
+    """Ends gunicorn's handling of a connection whose socket parking now holds a duplicate of.
+
+    gunicorn's async workers read a kept-alive connection's next request until the keep-alive time runs
+    out, and end the connection on a StopIteration from a request's handling (what they do after a
+    response with `Connection: close`). Returning its ALREADY_HANDLED instead left, for every stream an
+    HTTP/1.1 client (a browser's EventSource) opened, a greenlet reading for a next request that never
+    comes, with the request's parser, buffers, timer and a second socket, for the keep-alive time (5 s).
+    tests/e2e/test_live_connections.py checks that gunicorn lets go of the connection at once and that
+    the stream goes on."""
+    raise StopIteration("handed over to parking")
+
+
 class ParkingMiddleware:
     """WSGI middleware: a response whose route set environ[PLAN] is written to the client here and its
     stream parked; gunicorn is told it has been handled. Anything else passes through untouched."""
@@ -563,8 +583,6 @@ class ParkingMiddleware:
         finally:
             if hasattr(body, "close"):
                 body.close()
-        from gunicorn.workers.base_async import ALREADY_HANDLED
-
         status, headers = captured
         chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
         lines = [
@@ -593,11 +611,9 @@ class ParkingMiddleware:
         except BaseException:
             plan.on_close()
             raise
-        return ALREADY_HANDLED
+        hand_over()
 
     def _park_poll(self, environ: dict, body, plan: PollPlan):
-        from gunicorn.workers.base_async import ALREADY_HANDLED
-
         if hasattr(body, "close"):
             body.close()
         again = {key: environ[key] for key in _AGAIN_KEYS if key in environ}
@@ -615,7 +631,7 @@ class ParkingMiddleware:
         except BaseException:
             plan.on_close()
             raise
-        return ALREADY_HANDLED
+        hand_over()
 
     def _run_again(self, environ: dict) -> bytes:
         """The long-poll's request run again, to answer now: the whole HTTP response, to close after."""

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import redis
+from flask import current_app
 from flask_smorest import Blueprint
 
-from service.http import application, json_response, problems
+from service.http import json_response, problems
 from service.problems import Problem
 from service.schemas import Health
 
@@ -32,7 +33,7 @@ def readyz():
 
     For Kubernetes' readiness probe: 503 `unavailable` while Redis is out of reach."""
     try:
-        application().redis.ping()
+        current_app.extensions["talon_probe_redis"].ping()
     except redis.RedisError:
         raise Problem(503, "unavailable", "Redis is unreachable", headers={"Retry-After": "2"}) from None
     return json_response({"status": "ready"})

@@ -7,7 +7,10 @@ stay within the per-address caps that `make run` starts with."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import socket
+import subprocess
 import time
 from concurrent.futures import ThreadPoolExecutor
 from urllib.parse import urlsplit
@@ -264,3 +267,58 @@ def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over
         assert woken.status_code == 200 and woken.json()["version"] >= moved.json()["version"]
         assert woken.json()["seat"] == 1 and woken.headers["ETag"] == f'"{woken.json()["version"]}"'
         assert woken.headers["X-Request-ID"]
+
+
+def api_sockets(service) -> int:
+    """Sockets the API's worker processes hold: listening, Redis connections, clients' connections."""
+    master = service.procs[0].popen.pid
+    workers = subprocess.run(["pgrep", "-P", str(master)], capture_output=True, text=True).stdout.split()
+    total = 0
+    for pid in workers:
+        for fd in os.listdir(f"/proc/{pid}/fd"):
+            with contextlib.suppress(OSError):
+                total += os.readlink(f"/proc/{pid}/fd/{fd}").startswith("socket:")
+    return total
+
+
+def open_http11_stream(service, path: str, source: str) -> socket.socket:
+    """An event stream as a browser's EventSource opens it: HTTP/1.1, the connection kept alive."""
+    host, port = host_port(service)
+    sock = socket.create_connection((host, port), timeout=10, source_address=(source, 0))
+    sock.sendall(f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: text/event-stream\r\n\r\n".encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        head += sock.recv(65536) or b"(closed)"
+        assert not head.endswith(b"(closed)"), head
+    assert head.startswith(b"HTTP/1.1 200"), head[:200]
+    return sock
+
+
+def test_a_parked_stream_holds_one_socket_of_the_api_and_gunicorn_lets_go_of_it_at_once():
+    """Once a stream is parked, gunicorn ends its handling of the connection (service/parking.py
+    `hand_over`): the parked duplicate is the stream's only socket in the API, with no greenlet left
+    reading an HTTP/1.1 connection for a next request until the keep-alive time (5 s) runs out."""
+    streams_opened, slack = 100, 30  # slack: Redis connections the requests may open meanwhile
+    with running_service(**FAST) as service, requests.Session() as http:
+        game_id, tokens = new_match(http, service)
+        dealt_view(http, service, game_id, tokens[0])
+        before = api_sockets(service)
+        path = f"/v1/games/{game_id}/stream"
+        socks = [open_http11_stream(service, path, source) for source in sources(streams_opened, CAP)]
+        try:
+            deadline = time.monotonic() + 2  # well within the keep-alive time
+            while (held := api_sockets(service) - before) > streams_opened + slack:
+                assert time.monotonic() < deadline, f"{held} sockets for {streams_opened} streams"
+                time.sleep(0.05)
+            assert held >= streams_opened
+            move(http, service, game_id, tokens).raise_for_status()
+            final = dealt_view(http, service, game_id, tokens[0])["version"]
+            for sock in socks:  # the streams go on, undisturbed, up to the move's last event
+                received = b""
+                while f"id: {final}\n".encode() not in received:
+                    chunk = sock.recv(65536)
+                    assert chunk, received[-300:]
+                    received += chunk
+        finally:
+            for sock in socks:
+                sock.close()

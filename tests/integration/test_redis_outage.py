@@ -84,3 +84,19 @@ def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
     finally:
         worker.terminate()
         worker.wait(10)
+
+
+def test_readyz_answers_while_every_connection_of_the_requests_pool_is_in_use(redis_url):
+    """/readyz asks Redis on connections of its own: a probe that waited for the requests' pool, all in
+    use under load, would report the load (or time out) instead of whether Redis answers."""
+    app = make_app(redis_url, redis_pool_size=1)
+    pool = app.extensions["talon_application"].redis.connection_pool
+    client = app.test_client()
+    assert client.get("/livez").status_code == 200  # the first request's one-time set-up, not timed
+    taken = pool.get_connection()  # the pool's only connection, held as a request under load would
+    try:
+        started = time.monotonic()
+        assert client.get("/readyz").status_code == 200
+        assert time.monotonic() - started < 1.0  # a wait for the pool would last its timeout (POOL_WAIT_S)
+    finally:
+        pool.release(taken)
