@@ -20,8 +20,13 @@ each): `open` holds the connections, `idle` holds none. Then:
 4. **Fan-out, one match.** The connections of 1-3 are closed; `--spectators` spectator streams on one match,
    and moves in it: the same figures.
 
-Throughout, `/livez` and `/readyz` of `open` are timed every quarter second. Everything is bounded in
-time, on loopback only; every process started is stopped at the end.
+Throughout, `/livez` and `/readyz` of `open` are timed every quarter second, from a process of their own.
+
+The clients (everything but the servers and the probe) run at niceness `--clients-nice` (10): on the two
+cores of the development machine they would otherwise take the servers' CPU as no client on another
+machine does, and their own scheduling would be timed as the server's latency. `--clients-nice 0` runs
+them as the servers. Everything is bounded in time, on loopback only; every process started is stopped
+at the end.
 """
 
 from __future__ import annotations
@@ -81,14 +86,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--rounds", type=int, default=20, help="rounds of 1-s slices on each stack (default 20)")
     parser.add_argument("--fanout-rate", type=float, default=20.0, help="moves a second in the live matches")
     parser.add_argument("--fanout-seconds", type=float, default=20.0)
+    parser.add_argument(
+        "--clients-nice", type=int, default=10, help="niceness of the clients (default 10; 0: as the servers)"
+    )
     args = parser.parse_args(argv)
     _raise_file_limit()
     started = time.monotonic()
-    with Stack() as open_stack, Stack() as idle_stack, Crowd(*_host_port(open_stack.base_url)) as crowd:
+    with Stack() as open_stack, Stack() as idle_stack:
         probe = Probe(open_stack.base_url)
         probe.start()
+        # From here on this process is the clients: it and what it starts (the crowd's thread, the
+        # movers, the load's processes) run at a lower priority than the servers and the probe, as clients
+        # on other machines would take no CPU from them. (On Linux a thread's niceness is its own and
+        # passes to the threads and processes it starts.)
+        os.nice(args.clients_nice)
         try:
-            report = run(args, open_stack, idle_stack, crowd, probe)
+            with Crowd(*_host_port(open_stack.base_url)) as crowd:
+                report = run(args, open_stack, idle_stack, crowd, probe)
         finally:
             probe.stop()
     report["probes"] = probe.summary()
@@ -430,7 +444,10 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
     fan, polls, one, probes = report["fanout"], report["fanout_polls"], report["one_match"], report["probes"]
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     print()
-    print(f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard} (bench {elapsed_s:.0f} s)")
+    print(
+        f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard}, clients at niceness "
+        f"{args.clients_nice} (bench {elapsed_s:.0f} s)"
+    )
     print(
         f"  connections held: {report['held']} of {args.connections} asked, over {args.matches} matches "
         f"(opened in {report['open_s']:.1f} s; still held after the load: {report['held_after_load']}; "
