@@ -29,6 +29,7 @@ from __future__ import annotations
 import gc
 import http.client
 import multiprocessing
+import os
 import queue
 import random
 import threading
@@ -116,17 +117,24 @@ def run(stack: Stack, kind: str, clients: int = 16, seconds: float = 20.0, seed:
 
 
 def interleave(
-    targets: list[Target], clients: int, slice_s: float, rounds: int, seed: int = 7, measure: bool = True
+    targets: list[Target],
+    clients: int,
+    slice_s: float,
+    rounds: int,
+    seed: int = 7,
+    measure: bool = True,
+    nice: int = 0,
 ) -> list[TargetRun]:
     """`rounds` rounds of one `slice_s` slice per target, the order reversed every other round; the same
     clients throughout. Returns each target's run (in the order of `targets`), with the CPU of its
-    stack's processes and of the load generator when `measure`."""
+    stack's processes and of the load generator when `measure`. The clients' processes run at niceness
+    `nice`."""
     plan = [i for r in range(rounds) for i in (range(len(targets)) if r % 2 == 0 else reversed(range(len(targets))))]
     processes = min(MAX_PROCESSES, clients)
     shares = [clients // processes + (i < clients % processes) for i in range(processes)]
     specs = [(t.kind, t.url) for t in targets]
     jobs = [(specs, share, sum(shares[:i])) for i, share in enumerate(shares)]
-    parts, meter = _drive(jobs, plan, slice_s, seed, targets if measure else None)
+    parts, meter = _drive(jobs, plan, slice_s, seed, targets if measure else None, nice)
     runs = [TargetRun(t, LoadStats(t.label, clients)) for t in targets]
     for j, index in enumerate(plan):
         part = parts[j]
@@ -148,7 +156,7 @@ def split(urls: list[str], clients: int, seconds: float, seed: int = 7) -> LoadS
     return parts[0]
 
 
-def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Target] | None):
+def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Target] | None, nice: int = 0):
     """Forks one process per job (target specs, clients, index of its first client), runs the plan's
     slices from a common start, and returns the merged stats of each slice (and the meter, if measured)."""
     start_at = time.time() + 0.5 + 0.1 * len(jobs)  # every client starts at the same moment
@@ -157,7 +165,7 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
     procs = [
         context.Process(
             target=_process,
-            args=(specs, share, first, seed, plan, start_at, slice_s, results, measured_all),
+            args=(specs, share, first, seed, plan, start_at, slice_s, results, measured_all, nice),
             daemon=True,
         )
         for specs, share, first in jobs
@@ -188,8 +196,19 @@ def _drive(jobs, plan: list[int], slice_s: float, seed: int, measured: list[Targ
 
 
 def _process(
-    specs, clients: int, first: int, seed: int, plan: list[int], start_at: float, slice_s: float, results, measured_all
+    specs,
+    clients: int,
+    first: int,
+    seed: int,
+    plan: list[int],
+    start_at: float,
+    slice_s: float,
+    results,
+    measured_all,
+    nice: int = 0,
 ) -> None:
+    if nice:
+        os.nice(nice)
     # Everything this fork inherited stays: a full collection walking it would pause every client thread
     # of the process for tens of milliseconds, which the clients would count as the server's latency.
     gc.freeze()

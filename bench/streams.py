@@ -22,10 +22,12 @@ each): `open` holds the connections, `idle` holds none. Then:
 
 Throughout, `/livez` and `/readyz` of `open` are timed every quarter second, from a process of their own.
 
-The clients (everything but the servers and the probe) run at niceness `--clients-nice` (10): on the two
-cores of the development machine they would otherwise take the servers' CPU as no client on another
-machine does, and their own scheduling would be timed as the server's latency. `--clients-nice 0` runs
-them as the servers. Everything is bounded in time, on loopback only; every process started is stopped
+The closed-loop load of 2 runs at niceness `--load-nice` (10): its 16 clients, as busy as the servers
+answer, would otherwise take the two cores of the development machine from the servers, as no clients
+on other machines do, and the time the servers waited for a core would be timed as their latency (the
+POSTs' p99 of both stacks are timed by these clients alike). The connections, the moves of 3 and 4 and
+the probes, whose timings are the figures, run at the servers' priority. `--load-nice 0` runs the load
+as the servers. Everything is bounded in time, on loopback only; every process started is stopped
 at the end.
 """
 
@@ -87,7 +89,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--fanout-rate", type=float, default=20.0, help="moves a second in the live matches")
     parser.add_argument("--fanout-seconds", type=float, default=20.0)
     parser.add_argument(
-        "--clients-nice", type=int, default=10, help="niceness of the clients (default 10; 0: as the servers)"
+        "--load-nice", type=int, default=10, help="niceness of the closed-loop load (default 10; 0: as the servers)"
     )
     args = parser.parse_args(argv)
     _raise_file_limit()
@@ -95,11 +97,6 @@ def main(argv: list[str] | None = None) -> None:
     with Stack() as open_stack, Stack() as idle_stack:
         probe = Probe(open_stack.base_url)
         probe.start()
-        # From here on this process is the clients: it and what it starts (the crowd's thread, the
-        # movers, the load's processes) run at a lower priority than the servers and the probe, as clients
-        # on other machines would take no CPU from them. (On Linux a thread's niceness is its own and
-        # passes to the threads and processes it starts.)
-        os.nice(args.clients_nice)
         try:
             with Crowd(*_host_port(open_stack.base_url)) as crowd:
                 report = run(args, open_stack, idle_stack, crowd, probe)
@@ -130,8 +127,8 @@ def run(args, open_stack: Stack, idle_stack: Stack, crowd: Crowd, probe: Probe) 
     background = Mover(open_stack.base_url, lives, rate=5.0)
     background.start()
     targets = [load.Target.of(open_stack, label="open"), load.Target.of(idle_stack, label="idle")]
-    load.interleave(targets, args.clients, 1, 2, measure=False)  # warm both
-    runs = load.interleave(targets, args.clients, 1.0, args.rounds)
+    load.interleave(targets, args.clients, 1, 2, measure=False, nice=args.load_nice)  # warm both
+    runs = load.interleave(targets, args.clients, 1.0, args.rounds, nice=args.load_nice)
     background.stop()
     report["load"] = {run.target.label: run.total for run in runs}
     report["load_rounds"] = [o.per_second / max(i.per_second, 1e-9) for o, i in zip(runs[0].slices, runs[1].slices)]
@@ -445,8 +442,8 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     print()
     print(
-        f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard}, clients at niceness "
-        f"{args.clients_nice} (bench {elapsed_s:.0f} s)"
+        f"Live connections, {os.cpu_count()} cores, file descriptors {soft}/{hard}, closed-loop load at niceness "
+        f"{args.load_nice} (bench {elapsed_s:.0f} s)"
     )
     print(
         f"  connections held: {report['held']} of {args.connections} asked, over {args.matches} matches "
