@@ -217,11 +217,12 @@ def get_game(game_id):
 
 def _park_poll(table, wait: float):
     """Under gunicorn's gevent worker the long-poll is parked (service/parking.py): the request ends
-    here, and it is run again without its wait once the match moves on or the wait is over, its answer
-    sent then. What is returned here is never sent."""
+    here, and it is run again without its wait once the match moves on, its answer sent then. What is
+    returned here is the answer should the wait end with nothing new: the view the client holds is
+    still the match's."""
     held = hold_connection("long-polls", settings().max_long_polls_per_address)
     request.environ[parking.POLL] = parking.PollPlan(table.game_id, table.game, table.version, wait, held.close)
-    return Response(status=204)
+    return Response(status=304, headers={"ETag": f'"{table.version}"'})
 
 
 def _table_at(app, game_id: str, version: int | None):

@@ -254,6 +254,9 @@ def test_parked_long_polls_answer_when_the_match_moves_and_when_the_wait_is_over
         idle = http.get(service.url(f"/v1/games/{game_id}?wait=1"), headers=unchanged, timeout=10)
         assert idle.status_code == 304 and idle.headers["ETag"] == f'"{version}"'
         assert 0.9 <= time.monotonic() - started < 5
+        # The 304 made when the poll was parked, sent as the wait ends: a response like any other.
+        assert idle.headers["X-Request-ID"] and idle.headers["X-Content-Type-Options"] == "nosniff"
+        assert idle.headers["Connection"] == "close" and not idle.content
         with ThreadPoolExecutor(1) as pool:
             waiting = pool.submit(
                 lambda: http.get(
