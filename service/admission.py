@@ -9,6 +9,11 @@ wait for a slot, answer in milliseconds whatever the burst.
 
 A request holds its slot until its view has returned its response (an event stream's body is sent
 afterwards, outside the slot); a long-poll lets its slot go while it waits (`Slot.paused`).
+
+The requests of waiting connections (an event stream opened, a long-poll, a parked long-poll's answer)
+have slots of their own, half as many: they come in crowds (thousands of long-polls re-polling, a match's
+spectators arriving), and in the same slots they made the moves and views of the players wait their turn
+behind them (the moves' p99 with 10,000 connections open, bench/streams.py).
 """
 
 from __future__ import annotations
@@ -16,6 +21,8 @@ from __future__ import annotations
 import contextlib
 import threading
 from collections.abc import Iterator
+
+from service.parking import AGAIN
 
 ENVIRON_KEY = "talon.slot"
 EXEMPT = frozenset({"/livez", "/readyz"})
@@ -46,17 +53,28 @@ class Slot:
                 self.take()
 
 
+def opens_a_wait(environ: dict) -> bool:
+    """An event stream opened, a long-poll (`?wait=`), or a parked long-poll run again to be answered."""
+    return (
+        environ.get("PATH_INFO", "").endswith("/stream")
+        or "wait=" in environ.get("QUERY_STRING", "")
+        or AGAIN in environ
+    )
+
+
 class Admission:
     """WSGI middleware around the app."""
 
     def __init__(self, app, slots: int):
         self.app = app
         self.slots = threading.BoundedSemaphore(slots)
+        self.waiting_slots = threading.BoundedSemaphore(max(1, slots // 2))
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") in EXEMPT:
             return self.app(environ, start_response)
-        slot = environ[ENVIRON_KEY] = Slot(self.slots)
+        lane = self.waiting_slots if opens_a_wait(environ) else self.slots
+        slot = environ[ENVIRON_KEY] = Slot(lane)
         slot.take()
         try:
             return self.app(environ, start_response)
