@@ -35,12 +35,13 @@ import os
 import select
 import socket
 import time
-from collections.abc import Callable
-from typing import NoReturn
+from collections.abc import Callable, Iterable, Iterator
+from typing import NoReturn, TypeVar
 
 from events.store import EventStore, StoredEvent
 
 log = logging.getLogger("talon.parking")
+T = TypeVar("T")
 
 MAX_PENDING = 256 * 1024  # bytes a client may leave unread before it is dropped as too slow
 TICK_S = 1.0  # how often heartbeats and time limits are looked at
@@ -60,6 +61,15 @@ def gevent_loop():
     import gevent
 
     return gevent
+
+
+def in_turns(items: Iterable[T]) -> Iterator[T]:
+    """The items, letting other greenlets run after every YIELD_EVERY of them: a loop over thousands of
+    parked streams must not hold the process (a probe, a move) for the whole of it."""
+    for done, item in enumerate(items, 1):
+        yield item
+        if done % YIELD_EVERY == 0:
+            gevent_loop().sleep(0)
 
 
 class Parked:
@@ -263,14 +273,12 @@ class Parking:
         lot meanwhile catches up from the store (`_join`), and a stream's cursor skips what it has."""
         lot.cursor = max(lot.cursor, events[-1].version)
         rendered: dict = {}
-        for done, stream in enumerate(list(lot.streams), 1):
+        for stream in in_turns(list(lot.streams)):
             if stream.answer is not None:
                 lot.streams.discard(stream)
                 gevent_loop().spawn(self._respond, stream)
             else:
                 self._deliver(stream, lot.game, events, rendered)
-            if done % YIELD_EVERY == 0:
-                gevent_loop().sleep(0)
 
     def _stopped(self, lot: _Lot) -> None:
         """From the hub: the process stops; its streams end and its long-polls are answered now."""
@@ -470,9 +478,7 @@ class Parking:
         """One tick: who left, who can take what waited, who needs a heartbeat, who is out of time. Every
         YIELD_EVERY streams it lets other greenlets run: a tick over 5,000 streams took 10-70 ms of CPU
         on the development machine, and held the loop (a probe, a move) for all of it."""
-        for done, (fd, events) in enumerate(self._poller.poll(0), 1):
-            if done % YIELD_EVERY == 0:
-                gevent_loop().sleep(0)
+        for fd, events in in_turns(self._poller.poll(0)):
             stream = self._by_fd.get(fd)  # None if it closed meanwhile (a reused fd only peeks, harmlessly)
             if stream is None:
                 continue
@@ -481,9 +487,7 @@ class Parking:
             if events & select.POLLOUT:
                 self._writable(stream)
         now = time.monotonic()
-        for done, stream in enumerate(list(self._all), 1):
-            if done % YIELD_EVERY == 0:
-                gevent_loop().sleep(0)
+        for stream in in_turns(list(self._all)):
             if stream.closed:
                 continue
             if now >= stream.deadline:
