@@ -42,6 +42,7 @@ class Settings:
     port: int = 8000
     web_concurrency: int = 2  # gunicorn worker processes
     worker_connections: int = 10_000  # connections one gunicorn worker process holds at most
+    accept_per_turn: int = 8  # new connections one API process accepts per turn of its loop (service/gworker.py)
     gunicorn_bind: str | None = None  # overrides 0.0.0.0:<port>
     access_log: str | None = None  # gunicorn's access log ("-": standard error); unset: none
     admission_slots: int = 8  # requests one API process works on at once (service/admission.py)
@@ -111,6 +112,7 @@ VARIABLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "PORT": ("port", int),
     "WEB_CONCURRENCY": ("web_concurrency", int),
     "GUNICORN_WORKER_CONNECTIONS": ("worker_connections", int),
+    "TALON_ACCEPT_PER_TURN": ("accept_per_turn", int),
     "GUNICORN_BIND": ("gunicorn_bind", _optional),
     "GUNICORN_ACCESSLOG": ("access_log", _optional),
     "TALON_ADMISSION_SLOTS": ("admission_slots", int),

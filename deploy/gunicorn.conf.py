@@ -18,7 +18,8 @@ from app.settings import Settings  # light: nothing that opens a socket before t
 _settings = Settings.from_env()
 bind = _settings.gunicorn_bind or f"0.0.0.0:{_settings.port}"
 workers = _settings.web_concurrency
-worker_class = "gevent"
+# gunicorn's gevent worker, accepting TALON_ACCEPT_PER_TURN connections per turn of its loop, not one.
+worker_class = "service.gworker.TalonGeventWorker"
 # Connections each worker process holds at most (streams and long-polls included); beyond them the
 # process stops accepting until one closes. The file-descriptor limit must allow them (raised below).
 worker_connections = _settings.worker_connections
