@@ -44,6 +44,7 @@ class Settings:
     worker_connections: int = 10_000  # connections one gunicorn worker process holds at most
     accept_per_turn: int = 8  # new connections one API process accepts per turn of its loop (service/gworker.py)
     gunicorn_bind: str | None = None  # overrides 0.0.0.0:<port>
+    health_bind: str | None = None  # host:port of the probes' own listener (service/health.py); unset: none
     access_log: str | None = None  # gunicorn's access log ("-": standard error); unset: none
     admission_slots: int = 8  # requests one API process works on at once (service/admission.py)
     max_body_bytes: int = 64 * 1024  # larger request bodies get 413
@@ -114,6 +115,7 @@ VARIABLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "GUNICORN_WORKER_CONNECTIONS": ("worker_connections", int),
     "TALON_ACCEPT_PER_TURN": ("accept_per_turn", int),
     "GUNICORN_BIND": ("gunicorn_bind", _optional),
+    "TALON_HEALTH_BIND": ("health_bind", _optional),
     "GUNICORN_ACCESSLOG": ("access_log", _optional),
     "TALON_ADMISSION_SLOTS": ("admission_slots", int),
     "TALON_BODY_TIMEOUT_S": ("body_timeout_s", float),

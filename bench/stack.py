@@ -98,6 +98,8 @@ class Stack(Running):
         self.redis_url = f"redis://127.0.0.1:{self.redis_port}/0"
         self.base_url = f"http://127.0.0.1:{self.api_port}"
         self.bare_url = f"http://127.0.0.1:{self.bare_port}"
+        self.health_port = free_port()  # the API's probes' own listener (service/health.py), as make run has it
+        self.health_url = f"http://127.0.0.1:{self.health_port}"
         self.processes = Processes(self.dir)
 
     def _start(self) -> None:
@@ -142,7 +144,8 @@ class Stack(Running):
             "TALON_RATE_LIMIT_JOIN": "100000/minute",
         }
         (self.dir / "metrics").mkdir()
-        self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", env)
+        api_env = {**env, "TALON_HEALTH_BIND": f"127.0.0.1:{self.health_port}"}
+        self.processes.gunicorn("gunicorn", self.api_port, "service.wsgi:app", api_env)
         spawn("worker", WORKER_COMMAND, env)
         if self.bare:
             self.processes.gunicorn("bare", self.bare_port, "bench.bare:app", env)

@@ -20,7 +20,9 @@ each): `open` holds the connections, `idle` holds none. Then:
 4. **Fan-out, one match.** The connections of 1-3 are closed; `--spectators` spectator streams on one match,
    and moves in it: the same figures.
 
-Throughout, `/livez` and `/readyz` of `open` are timed every quarter second, from a process of their own.
+Throughout, `/livez` and `/readyz` of `open` are timed every quarter second, from a process of their own,
+on the API's port and on the probes' own port (`TALON_HEALTH_BIND`: answered by a thread of each API
+process, not by its event loop; the deploy's probes go there: service/health.py).
 
 The closed-loop load of 2 runs at niceness `--load-nice` (10): its 16 clients, as busy as the servers
 answer, would otherwise take the two cores of the development machine from the servers, as no clients
@@ -95,7 +97,7 @@ def main(argv: list[str] | None = None) -> None:
     _raise_file_limit()
     started = time.monotonic()
     with Stack() as open_stack, Stack() as idle_stack:
-        probe = Probe(open_stack.base_url)
+        probe = Probe({"API port": open_stack.base_url, "health port": open_stack.health_url})
         probe.start()
         try:
             with Crowd(*_host_port(open_stack.base_url)) as crowd:
@@ -333,8 +335,12 @@ def one_match(base_url: str, crowd: Crowd, spectators: int, probe: Probe, moves:
 # -- measuring -----------------------------------------------------------------------------------------
 
 
+PROBE_PATHS = ("/livez", "/readyz")
+
+
 class Probe:
-    """Times GET /livez and /readyz every quarter second, from a process of its own.
+    """Times GET /livez and /readyz of each of `ports` ({label: base URL}) every quarter second, from a
+    process of its own.
 
     As an orchestrator's probes come from outside the server's host processes, these come from outside the
     bench's: in the bench's process they waited for its interpreter lock behind the thread that reads
@@ -342,13 +348,14 @@ class Probe:
     sample is counted in the phase under way when it started (CLOCK_MONOTONIC is one clock for both
     processes)."""
 
-    def __init__(self, base_url: str):
+    def __init__(self, ports: dict[str, str]):
         context = multiprocessing.get_context("spawn")  # not a fork of a process with threads running
         self._halt = context.Event()
         self._receive, send = context.Pipe(duplex=False)
-        self._process = context.Process(target=_probe, args=(base_url, self._halt, send), daemon=True)
+        self._process = context.Process(target=_probe, args=(ports, self._halt, send), daemon=True)
+        self._ports = list(ports)
         self._phases: list[tuple[float, str]] = [(0.0, "set-up")]
-        self._samples: list[tuple[float, str, float, int]] = []
+        self._samples: list[tuple[float, str, str, float, int]] = []
 
     @property
     def phase(self) -> str:
@@ -368,31 +375,38 @@ class Probe:
         self._process.join(10)
 
     def summary(self) -> dict:
-        times: dict[str, list[float]] = {"/livez": [], "/readyz": []}
-        by_phase: dict[str, list[float]] = {}
+        """{port: {path: quantiles, "failures": n, "phases": {phase: quantiles of both paths}}}."""
         starts = [at for at, _ in self._phases]
-        for started, path, seconds, _ in self._samples:
-            times[path].append(seconds)
-            phase = self._phases[bisect.bisect_right(starts, started) - 1][1]
-            by_phase.setdefault(phase, []).append(seconds)
-        return {path: {"samples": len(t), **_quantiles(t)} for path, t in times.items()} | {
-            "failures": sum(status != 200 for *_, status in self._samples),
-            "phases": {name: _quantiles(t) for name, t in by_phase.items()},
-        }
+        summary = {}
+        for port in self._ports:
+            samples = [s for s in self._samples if s[1] == port]
+            times: dict[str, list[float]] = {path: [] for path in PROBE_PATHS}
+            by_phase: dict[str, list[float]] = {}
+            for started, _, path, seconds, _ in samples:
+                times[path].append(seconds)
+                phase = self._phases[bisect.bisect_right(starts, started) - 1][1]
+                by_phase.setdefault(phase, []).append(seconds)
+            summary[port] = {path: {"samples": len(t), **_quantiles(t)} for path, t in times.items()} | {
+                "failures": sum(status != 200 for *_, status in samples),
+                "phases": {name: _quantiles(t) for name, t in by_phase.items()},
+            }
+        return summary
 
 
-def _probe(base_url: str, halt, send) -> None:
-    """The probe process: (started, path, seconds, status) of every probe, sent when halted."""
-    conn, samples = Connection(base_url), []
+def _probe(ports: dict[str, str], halt, send) -> None:
+    """The probe process: (started, port, path, seconds, status) of every probe, sent when halted."""
+    conns, samples = {port: Connection(url) for port, url in ports.items()}, []
     while not halt.wait(0.25):
-        for path in ("/livez", "/readyz"):
-            started = time.monotonic()
-            try:
-                status, _ = conn.request("GET", path)
-            except OSError:
-                status = 0
-            samples.append((started, path, time.monotonic() - started, status))
-    conn.close()
+        for port, conn in conns.items():
+            for path in PROBE_PATHS:
+                started = time.monotonic()
+                try:
+                    status, _ = conn.request("GET", path)
+                except OSError:
+                    status = 0
+                samples.append((started, port, path, time.monotonic() - started, status))
+    for conn in conns.values():
+        conn.close()
     send.send(samples)
 
 
@@ -484,16 +498,19 @@ def print_report(args, report: dict, elapsed_s: float) -> None:
         f"ms, p99 {one['p99_ms']:.0f} ms, max {one['max_ms']:.0f} ms over {one['samples']} deliveries, "
         f"{one['missing']} missing (target p99 <= 1000 ms)"
     )
-    for path in ("/livez", "/readyz"):
-        probe = probes[path]
+    for port, summary in probes.items():
+        for path in PROBE_PATHS:
+            probe = summary[path]
+            print(
+                f"  {path} ({port}): p50 {probe['p50_ms']:.1f} ms, p99 {probe['p99_ms']:.1f} ms, max "
+                f"{probe['max_ms']:.1f} ms over {probe['samples']} probes (target <= 100 ms)"
+            )
         print(
-            f"  {path}: p50 {probe['p50_ms']:.1f} ms, p99 {probe['p99_ms']:.1f} ms, max {probe['max_ms']:.1f} ms "
-            f"over {probe['samples']} probes (target <= 100 ms)"
+            f"  {port}: probe failures {summary['failures']}; by phase (both probes): "
+            + "; ".join(
+                f"{name} p99 {q['p99_ms']:.1f} max {q['max_ms']:.1f} ms" for name, q in summary["phases"].items()
+            )
         )
-    print(
-        f"  probe failures: {probes['failures']}; by phase (both probes): "
-        + "; ".join(f"{name} p99 {q['p99_ms']:.1f} max {q['max_ms']:.1f} ms" for name, q in probes["phases"].items())
-    )
 
 
 if __name__ == "__main__":

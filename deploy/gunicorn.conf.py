@@ -115,6 +115,10 @@ def post_worker_init(worker):
     # And from now on, what survives each full collection (the records, sockets and held tables of the
     # connections the worker holds): the next one walks only what is newer (service/collector.py).
     collector.install()
+    if _settings.health_bind:  # the probes answered by a thread of their own (service/health.py)
+        from service import health
+
+        health.start(_settings.health_bind, _settings.redis_url)
 
 
 # Prometheus multiprocess mode: each worker writes its samples to PROMETHEUS_MULTIPROC_DIR (which

@@ -212,8 +212,10 @@ def check_talon_workloads(docs: list[dict]) -> dict:
     assert container["livenessProbe"]["httpGet"]["path"] == "/livez"
     assert container["readinessProbe"]["httpGet"]["path"] == "/readyz"
     assert container["startupProbe"]["httpGet"]["path"] == "/livez"
-    port = container["ports"][0]
-    assert port["containerPort"] == 8000 and container["livenessProbe"]["httpGet"]["port"] == port["name"]
+    port, health = container["ports"]
+    assert port["containerPort"] == 8000 and health["containerPort"] == 8001  # the image's TALON_HEALTH_BIND
+    for probe in ("livenessProbe", "readinessProbe", "startupProbe"):
+        assert container[probe]["httpGet"]["port"] == health["name"]
     env = {e["name"]: e for e in container["env"]}
     assert env["OPERATOR_TOKEN"]["valueFrom"]["secretKeyRef"]["name"] == "talon-secrets"
     assert env["PROMETHEUS_MULTIPROC_DIR"]["value"].startswith("/tmp/")

@@ -29,9 +29,7 @@ def test_the_server_accepts_several_connections_a_turn_and_hands_each_to_gunicor
     listener = gevent.socket.socket()
     listener.bind(("127.0.0.1", 0))
     listener.listen(64)
-    server = worker.server_class(
-        listener, application=None, spawn=Pool(10), log=None, handler_class=None, environ={}
-    )
+    server = worker.server_class(listener, application=None, spawn=Pool(10), log=None, handler_class=None, environ={})
     assert server.max_accept == 5  # gunicorn's gevent worker: 1 when it runs more than one process
     server.start()
     try:
