@@ -89,6 +89,7 @@ class Parked:
         "pending",
         "closed",
         "on_close",
+        "is_poll",
         "answer",
         "unchanged",
         "then_close",
@@ -113,7 +114,8 @@ class Parked:
         self.pending = b""
         self.closed = False
         self.on_close = on_close
-        self.answer: Callable[[], bytes] | None = None  # a parked long-poll: its answer, made when it is due
+        self.is_poll = False  # a parked long-poll, not an event stream: it gets one answer, never a heartbeat
+        self.answer: Callable[[], bytes] | None = None  # a long-poll's answer, made when due; None once it is
         self.unchanged: bytes | None = None  # ... and its answer when its wait ends with nothing new
         self.then_close = False  # close once what is pending has been sent
 
@@ -212,7 +214,7 @@ class Parking:
         is sent and the connection closed; when the wait is over with nothing new, `unchanged` (the whole
         response the request made when it was parked: a 304), or else `answer()`."""
         poll = Parked(self._duplicate(client_sock), False, None, False, 0, version, time.monotonic() + wait_s, on_close)
-        poll.answer, poll.unchanged = answer, unchanged
+        poll.is_poll, poll.answer, poll.unchanged = True, answer, unchanged
         self._add(poll)
         self._join(poll, game_id, game)
 
@@ -226,10 +228,6 @@ class Parking:
         self._by_fd[stream.fd] = stream
         self._poller.register(stream.fd, select.POLLIN | select.POLLRDHUP)
 
-    def close_all(self) -> None:
-        for stream in list(self._all):
-            self._end(stream)
-
     # -- joining a match -----------------------------------------------------------------------------
 
     def _join(self, stream: Parked, game_id: str, game: str) -> None:
@@ -237,7 +235,7 @@ class Parking:
         stream's cursor (read from the store: the check and the add are then done without a switch)."""
         while not stream.closed:
             lot = self._lots.get(game_id)
-            if lot is not None and lot.cursor > stream.cursor and stream.answer is not None:
+            if lot is not None and lot.cursor > stream.cursor and stream.is_poll:
                 self._respond(stream)  # the match moved on while the poll was being parked
                 return
             if lot is not None and lot.cursor > stream.cursor:
@@ -274,7 +272,7 @@ class Parking:
         lot.cursor = max(lot.cursor, events[-1].version)
         rendered: dict = {}
         for stream in in_turns(list(lot.streams)):
-            if stream.answer is not None:
+            if stream.is_poll:
                 lot.streams.discard(stream)
                 gevent_loop().spawn(self._respond, stream)
             else:
@@ -391,7 +389,7 @@ class Parking:
         """The server ends it, from the hub's reader (which must not wait on Redis): the last chunk is
         queued now, so nothing after it goes out, and the close runs in a greenlet."""
         self._leave(stream)
-        if stream.chunked and stream.answer is None:
+        if stream.chunked:
             self._send(stream, b"0\r\n\r\n")
             stream.chunked = False  # the last chunk is out: _close adds none
         stream.deadline = 0.0
@@ -399,8 +397,8 @@ class Parking:
 
     def _end(self, stream: Parked) -> None:
         """The server ends it: a stream gets its last chunk, a long-poll its answer."""
-        if stream.answer is not None:
-            self._respond(stream)
+        if stream.is_poll:
+            self._respond(stream)  # nothing if its answer is being made already
         else:
             self._close(stream, ended=True)
 
@@ -490,12 +488,16 @@ class Parking:
         for stream in in_turns(list(self._all)):
             if stream.closed:
                 continue
-            if now >= stream.deadline:
-                if stream.answer is not None:
+            if stream.is_poll:
+                # A long-poll whose answer is being made (`answer` is None: a request run again, which
+                # may wait for a slot and Redis) is left to it: neither a heartbeat nor its time limit
+                # may come before the answer's status line.
+                if now >= stream.deadline and stream.answer is not None:
                     gevent_loop().spawn(self._respond, stream, True)
-                elif not stream.then_close:
+            elif now >= stream.deadline:
+                if not stream.then_close:
                     self._close(stream, ended=True)
-            elif stream.answer is None and now - stream.quiet_since >= self.keepalive_s:
+            elif now - stream.quiet_since >= self.keepalive_s:
                 self._write(stream, b": keep-alive\n\n")
 
 
