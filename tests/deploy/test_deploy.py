@@ -619,6 +619,21 @@ def test_the_image_holds_the_rules_pages_where_the_service_looks_for_them():
     assert env.get("TALON_RULES_DIR") and copies.get("docs/rules") == env["TALON_RULES_DIR"]
 
 
+def test_the_image_answers_the_probes_on_the_port_the_manifests_probe():
+    """The image's TALON_HEALTH_BIND (service/health.py) is port 8001, which it exposes, its HEALTHCHECK
+    asks, and the Kubernetes probes use (check_talon_workloads)."""
+    text = re.sub(r"\\\n\s*", " ", (DEPLOY / "Dockerfile").read_text())
+    final = text[text.rindex("\nFROM ") :]
+    env = dict(
+        item.split("=", 1) for line in final.splitlines() if line.startswith("ENV ") for item in line.split()[1:]
+    )
+    assert env["TALON_HEALTH_BIND"] == "0.0.0.0:8001"
+    exposed = {port for line in final.splitlines() if line.startswith("EXPOSE ") for port in line.split()[1:]}
+    assert {"8000", "8001"} <= exposed
+    (check,) = [line for line in final.splitlines() if line.startswith("HEALTHCHECK ")]
+    assert "TALON_HEALTH_BIND" in check and "/livez" in check
+
+
 def test_the_entrypoint_runs_any_other_command(tmp_path):
     done = subprocess.run([str(DEPLOY / "docker-entrypoint.sh"), "echo", "hello"], capture_output=True, text=True)
     assert done.returncode == 0 and done.stdout == "hello\n"
