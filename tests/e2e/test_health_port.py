@@ -3,6 +3,8 @@ it, and it answers /livez and /readyz with the API's bodies, off the event loop.
 
 from __future__ import annotations
 
+import time
+
 import pytest
 import requests
 
@@ -23,7 +25,12 @@ def test_each_api_process_answers_the_probes_on_the_health_port():
     port = free_port()
     with running_service(TALON_HEALTH_BIND=f"127.0.0.1:{port}") as service:
         base = f"http://127.0.0.1:{port}"
-        assert listening_sockets(port) == 2  # both gunicorn workers (WEB_CONCURRENCY=2), with SO_REUSEPORT
+        # Both gunicorn workers (WEB_CONCURRENCY=2), with SO_REUSEPORT, once both have booted (the service
+        # is ready as soon as one of them answers).
+        deadline = time.monotonic() + 60
+        while listening_sockets(port) < 2 and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert listening_sockets(port) == 2
         for _ in range(10):  # the kernel hands each connection to one of them
             live = requests.get(base + "/livez", timeout=5)
             ready = requests.get(base + "/readyz", timeout=5)
