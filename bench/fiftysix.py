@@ -10,7 +10,7 @@ Starts the stack of bench/stack.py (Redis append-only, gunicorn, one rq worker),
   worker doing every bot move, deal and scoring;
 and, over all matches, the replay time of the longest one (EventStore.read + fold with
 games.table.evolve, median of repetitions).
-Bounded: no new match starts after `--budget` seconds, and each match must end within --match-timeout.
+Bounded: no new match starts after `--budget` seconds (but the first of each kind does), and each match must end within --match-timeout.
 """
 
 from __future__ import annotations
@@ -69,7 +69,7 @@ def measure(stack: Stack, tables: int, matches: int, budget_end: float, timeout_
     with requests.Session() as session:
         client = figures.Client(stack, session)
         for i in range(matches):
-            if time.monotonic() > budget_end:
+            if i > 0 and time.monotonic() > budget_end:  # each kind plays one match at least
                 break
             started = time.perf_counter()
             game_id = create(client, tables, seed=5600 + i)

@@ -8,7 +8,7 @@ It prints, per widow size:
 - Redis memory per finished match: the sum of MEMORY USAGE over the game's keys `talon:{g:<id>}:*`;
 - wall time of a match from the POST that creates it to the spectator seeing it finished, with the
   one worker doing every bot move, deal and scoring.
-Bounded: no new match starts after `--budget` seconds, and each match must end within 60 s.
+Bounded: no new match starts after `--budget` seconds (but the first of each kind does), and each match must end within 60 s.
 """
 
 from __future__ import annotations
@@ -67,7 +67,7 @@ def measure(stack: Stack, widow_size: int, matches: int, budget_end: float) -> d
     with requests.Session() as session:
         client = figures.Client(stack, session)
         for i in range(matches):
-            if time.monotonic() > budget_end:
+            if i > 0 and time.monotonic() > budget_end:  # each kind plays one match at least
                 break
             started = time.perf_counter()
             game_id = create(client, widow_size, seed=5600 + i)

@@ -5,7 +5,7 @@ matches of each kind to the end, every seat a `basic` bot, watched by a long-pol
 `3p` (dead cards, stock of 9) and `4p` (partnerships, two decks), both to the default match target of 7.
 It prints events per match and per deal (from `dealt` to `round_scored`, from the operator log) and
 Redis memory per finished match: the sum of MEMORY USAGE over the game's keys `talon:{g:<id>}:*`.
-Bounded: no new match starts after `--budget` seconds, and each match must end within 60 s.
+Bounded: no new match starts after `--budget` seconds (but the first of each kind does), and each match must end within 60 s.
 """
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def measure(stack: Stack, variant: str, matches: int, budget_end: float) -> dict
     with requests.Session() as session:
         client = figures.Client(stack, session)
         for i in range(matches):
-            if time.monotonic() > budget_end:
+            if i > 0 and time.monotonic() > budget_end:  # each kind plays one match at least
                 break
             game_id = create(client, variant, seed=6600 + i)
             watch(client, game_id)
