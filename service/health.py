@@ -28,7 +28,7 @@ from http.server import BaseHTTPRequestHandler, HTTPServer
 import redis
 
 from service import shutdown
-from service.problems import PROBLEM_CONTENT_TYPE, PROBLEM_TYPE_BASE, title_of
+from service.problems import PROBLEM_CONTENT_TYPE, Problem, problem_body
 
 STALL_S = 10.0  # a loop that has not turned for this long is not live
 BEAT_S = 0.5  # how often the loop stamps the time
@@ -89,7 +89,7 @@ class Health:
 
 
 def _problem(status: int, slug: str, detail: str) -> dict:
-    return {"type": PROBLEM_TYPE_BASE + slug, "title": title_of(slug, status), "status": status, "detail": detail}
+    return problem_body(Problem(status, slug, detail))
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -117,7 +117,6 @@ class _Handler(BaseHTTPRequestHandler):
 
 class HealthServer(HTTPServer):
     allow_reuse_port = True  # every API process of the host binds the same port
-    daemon_threads = True
 
     def __init__(self, address: tuple[str, int], health: Health):
         self.health = health

@@ -192,15 +192,19 @@ def title_of(slug: str, status: int) -> str:
     return known.title if known is not None else HTTPStatus(status).phrase
 
 
-def problem_response(problem: Problem) -> Response:
-    body = {
+def problem_body(problem: Problem) -> dict:
+    """The problem+json document of `problem`."""
+    return {
         "type": PROBLEM_TYPE_BASE + problem.slug,
         "title": title_of(problem.slug, problem.status),
         "status": problem.status,
         "detail": problem.detail,
         **problem.extensions,
     }
-    response = Response(orjson.dumps(body), status=problem.status, content_type=PROBLEM_CONTENT_TYPE)
+
+
+def problem_response(problem: Problem) -> Response:
+    response = Response(orjson.dumps(problem_body(problem)), status=problem.status, content_type=PROBLEM_CONTENT_TYPE)
     for name, value in problem.headers.items():
         response.headers[name] = value
     return response
