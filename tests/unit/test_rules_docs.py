@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -11,15 +12,43 @@ from games.registry import game_names
 from service.routes import rules
 
 REPO = Path(__file__).resolve().parents[2]
-OUTSIDE = ("RULES.md", "API.md", "../shared")
+DOCS = sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"]
+FILE_NAMES = {path.name for path in REPO.rglob("*") if not {".git", ".venv", "node_modules"} & set(path.parts)}
+URL = re.compile(r"[a-z][a-z0-9+.-]*://\S+")
+LINK = re.compile(r"\]\(([^)\s#]*)[^)\s]*\)")  # a Markdown link's target, without its #fragment
+FILE = re.compile(r"(?<![\w./:-])((?:\.\./|[\w-]+/)*[\w.-]+\.(?:md|py|ya?ml|toml|json|lua|sh))\b")
+UP = re.compile(r"(?<![\w.])\.\./[\w./-]*")
 
 
-@pytest.mark.parametrize(
-    "doc", sorted((REPO / "docs").rglob("*.md")) + [REPO / "README.md"], ids=lambda p: str(p.relative_to(REPO))
-)
+def outside_references(doc: Path, text: str) -> list[str]:
+    """The files `text` (the content of `doc`) names or links to that are not in the repository, sorted,
+    each once: a relative path must resolve inside it (from the doc's folder or the repository's root),
+    and a bare file name must be the name of one of its files."""
+
+    def inside(target: str) -> bool:
+        for base in (doc.parent, REPO):
+            path = (base / target).resolve()
+            if path.is_relative_to(REPO) and path.exists():
+                return True
+        return "/" not in target and target in FILE_NAMES
+
+    text = URL.sub("", text)
+    targets = [t for t in LINK.findall(text) if t and not t.startswith(("/", "mailto:"))]
+    return sorted({t for t in targets + FILE.findall(text) + UP.findall(text) if not inside(t)})
+
+
+@pytest.mark.parametrize("doc", DOCS, ids=lambda p: str(p.relative_to(REPO)))
 def test_the_docs_never_point_outside_the_repository(doc):
-    text = doc.read_text(encoding="utf-8")
-    assert [word for word in OUTSIDE if word in text] == []
+    assert outside_references(doc, doc.read_text(encoding="utf-8")) == []
+
+
+def test_references_outside_the_repository_are_found():
+    doc = REPO / "docs" / "ARCHITECTURE.md"
+    text = (
+        "See SPEC.md, `CONTRACT.md`, [the notes](../../elsewhere/notes.md#intro), ../elsewhere and "
+        "[the style](https://example.org/STYLE.md); not [the index](rules/README.md) or `service/parking.py`."
+    )
+    assert outside_references(doc, text) == ["../../elsewhere/notes.md", "../elsewhere", "CONTRACT.md", "SPEC.md"]
 
 
 def test_there_is_a_rules_page_for_every_game_and_an_index():
