@@ -1,7 +1,8 @@
 """The use cases of a match: what the HTTP routes and the jobs do, each one straight line.
 
-load the table (snapshot + later events, folded) -> the pure table/engine decides -> the store appends
-atomically with the expected version -> the jobs the table is owed are enqueued (app/ports.py JobQueue).
+load the table (snapshot + later events, folded) -> the pure table/engine decides (a move with the system's
+steps it leaves owing: games.table.settled) -> the store appends atomically with the expected version ->
+the jobs the table is owed are enqueued (app/ports.py JobQueue).
 
 No Flask and no rq here: the routes translate requests into these calls and exceptions into problems,
 and the jobs call the same functions, so a bot move and a human move walk the same path.
@@ -263,7 +264,7 @@ class Matches:
                     raise NotASeat(table)
                 if if_match is not None and table.version not in if_match:
                     raise VersionMismatch(table.version)
-                events = tables.act(table, seat, action)
+                events = tables.settled(table, tables.act(table, seat, action))
             except (GameError, VersionMismatch, NotASeat):
                 if held:
                     table, held = self.table(game_id), False
@@ -359,7 +360,8 @@ class Matches:
         table = self.table(game_id)
         if table.version != version or ("timeout", seat) not in tables.owed_work(table):
             return False
-        return self._commit_job(game_id, table, self._thought(table, lambda: tables.time_out(table, seat)), started)
+        moved = self._thought(table, lambda: tables.time_out(table, seat))
+        return self._commit_job(game_id, table, tables.settled(table, moved), started)
 
     def commit(self, game_id: str, before: tables.Table | None, events: list[Event]) -> tables.Table:
         """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
@@ -471,7 +473,7 @@ class Matches:
         return []
 
     def _bot_move(self, table: tables.Table, seat: int) -> list[Event]:
-        return self._thought(table, lambda: _timed_bot_move(table, seat))
+        return tables.settled(table, self._thought(table, lambda: _timed_bot_move(table, seat)))
 
     def _thought(self, table: tables.Table, decide: Callable[[], list[Event]]) -> list[Event]:
         """A bot's decision, held until `bot_think_s` after it started when a human plays at the table:

@@ -362,6 +362,17 @@ def abandon(table: Table, idle_s: int, by: str | None = None) -> list[Event]:
     return [MATCH_ABANDONED(None, data), *_reveal_pending(table)]
 
 
+def settled(table: Table, events: list[Event]) -> list[Event]:
+    """`events` (a move decided on `table`) followed by what the system then does without a player: a
+    round's scoring, the next deal, the match's end. So a move and the steps it leaves owing are one
+    append, as a claim that fills the match is one append with its first deal: nobody waits for a
+    worker between the last trick of a round and the first of the next."""
+    after = table
+    for event in events:
+        after = evolve(after, event)
+    return [*events, *system_step(after)]
+
+
 def system_step(table: Table) -> list[Event]:
     """What the system does next without a player: deal, score a finished round, end the match.
 

@@ -8,7 +8,7 @@ import time
 import pytest
 
 from events.store import EventStore
-from tests.support.talon import OPERATOR, TWO_HUMANS, auth, make_app, run_jobs
+from tests.support.talon import OPERATOR, TWO_HUMANS, auth, make_app
 from tests.support.talon import start_match as start
 
 # Worked example A (RULES §2.15): seat 1 leads AS first; hearts are trump.
@@ -207,13 +207,12 @@ def test_worked_example_a_over_http(client, redis_url):
     act(p0, {"type": "draw"})
     act(p0, {"type": "play", "card": "TC"})
     act(p1, {"type": "play", "card": "AC"})
-    view = act(p1, {"type": "declare_out"})
-    assert view["to_act"] == []
-    run_jobs(redis_url)
-    view = client.get(f"/v1/games/{game_id}", headers=auth(p0)).json
-    assert view["standing"] == [{"seats": [0], "score": 0}, {"seats": [1], "score": 2}]
-    assert view["last_result"]["game_points"] == [0, 2]
-    assert view["round"]["dealer"] == 1 and len(view["round"]["hand"]) == 6
+    answer = act(p1, {"type": "declare_out"})  # the round is scored and the next dealt in the same append
+    for view in (answer, client.get(f"/v1/games/{game_id}", headers=auth(p0)).json):
+        assert view["standing"] == [{"seats": [0], "score": 0}, {"seats": [1], "score": 2}]
+        assert view["last_result"]["game_points"] == [0, 2]
+        assert view["round"]["dealer"] == 1 and len(view["round"]["hand"]) == 6
+        assert view["to_act"] == [0]
 
 
 # -- each error status, produced for real, writing nothing ---------------------------------------------

@@ -94,7 +94,8 @@ CARD = re.compile(r"(?<![A-Za-z0-9])[AKQJT2-9][SHDC](?![A-Za-z0-9])")
 
 
 def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
-    """Two humans and a match to the end, with every logger at DEBUG and the worker logging too."""
+    """A human and a bot, a match to the end, with every logger at DEBUG and the worker logging too (the
+    bot's moves and, after them, the rounds' scorings and deals)."""
     out = io.StringIO()
     handler = logging.StreamHandler(out)
     handler.setFormatter(logformat.JsonFormatter())
@@ -106,27 +107,24 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
         logformat.add_context(job_context)  # the jobs below run in this process, as in the worker: its log context
         app = make_app(redis_url)
         client = app.test_client()
-        game_id, tokens = start_match(client, {**TWO_HUMANS, "options": {"match_target": 3}})
+        body = {**TWO_HUMANS, "options": {"match_target": 3}, "seats": [{"kind": "human"}, {"kind": "bot"}]}
+        game_id, tokens = start_match(client, body)
         ticket = client.post(f"/v1/games/{game_id}/stream-tickets", headers=auth(tokens[0])).json["ticket"]
         with client.get(f"/v1/games/{game_id}/stream?ticket={ticket}", buffered=False) as stream:
             next(iter(stream.response))
         connection = redis.Redis.from_url(redis_url)
         worker = SimpleWorker([Queue("talon", connection=connection)], connection=connection)
         for _ in range(3000):
-            views = [client.get(f"/v1/games/{game_id}", headers=auth(t)).json for t in tokens]
-            if views[0]["status"] == "finished":
+            view = client.get(f"/v1/games/{game_id}", headers=auth(tokens[0])).json
+            if view["status"] == "finished":
                 break
-            movers = [(t, v) for t, v in zip(tokens, views) if v["legal_actions"]]
-            if not movers:
-                burst(worker, logging_level="DEBUG")
+            if not view["legal_actions"]:
+                burst(worker, logging_level="DEBUG")  # the bot's move
                 continue
-            t, v = movers[0]
-            assert (
-                client.post(f"/v1/games/{game_id}/actions", headers=auth(t), json=v["legal_actions"][0]).status_code
-                == 201
-            )
-        assert views[0]["status"] == "finished"
-        client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[1]))
+            action = view["legal_actions"][0]
+            assert client.post(f"/v1/games/{game_id}/actions", headers=auth(tokens[0]), json=action).status_code == 201
+        assert view["status"] == "finished"
+        client.get(f"/v1/games/{game_id}/events", headers=auth(tokens[0]))
         client.get(f"/v1/ops/games/{game_id}/events?limit=500", headers=auth(OPERATOR))
         client.get(f"/v1/ops/games/{game_id}/audit", headers=auth(OPERATOR))
         client.get(f"/v1/games/{game_id}", headers={"Authorization": "Bearer " + tokens[0] + "x"})
@@ -141,12 +139,10 @@ def test_no_hand_deck_salt_or_token_reaches_the_logs(r, redis_url):
     requests = [line for line in lines if line["msg"] == "request"]
     assert requests and all("request_id" in line for line in requests)
     assert any(
-        line.get("game_id") == game_id and line.get("seat") == 1 and line["route"].endswith("/actions")
+        line.get("game_id") == game_id and line.get("seat") == 0 and line["route"].endswith("/actions")
         for line in requests
     )
-    assert any(
-        line.get("job_id", "").startswith("advance-" + game_id) and line.get("game_id") == game_id for line in lines
-    )
+    assert any(line.get("job_id", "").startswith("bot-" + game_id) and line.get("game_id") == game_id for line in lines)
     assert any(line["msg"] == "appended" and line.get("types") for line in lines)
 
     secrets = list(tokens) + [ticket, OPERATOR]

@@ -53,7 +53,7 @@ def test_two_players_play_by_key_and_one_resumes_the_seat_on_a_third_client(r, r
     assert [p["player_id"] for p in bo_seat["view"]["players"]] == [ana, bo]
     tokens = {0: ana_seat["token"], 1: bo_seat["token"]}
     rng = random.Random(5)
-    for _ in range(3):
+    for _ in range(2):  # the match (one round: match_target 1) goes on
         assert _move(ana_client, redis_url, game_id, tokens, rng)
 
     # A third client holds only Ana's key: it finds her seat and takes a fresh token for it.

@@ -194,14 +194,18 @@ def test_the_sweeper_replaces_a_failed_job(r, redis_url):
     assert talon.table(table.game_id).status == "finished"
 
 
-def test_scoring_runs_in_the_worker(r, redis_url):
+def test_a_round_stored_unscored_is_scored_by_the_worker(r, redis_url):
+    """A round ended by an append without its scoring and next deal (as a server before settled moves
+    stored it): the sweeper enqueues the system step the table owes, and the worker takes it."""
     talon = matches_on(r)
     table = talon.create_match("sixty-six", {"first_dealer": 0}, [{"kind": "human"}, {"kind": "human"}])
     for seat in (0, 1):
         talon.claim_seat(table.game_id, seat, f"p{seat}")
     table = talon.table(table.game_id)
-    talon.act(table.game_id, {"type": "declare_out"}, lambda _: 1)  # a false declaration ends the round at once
+    # A false declaration ends the round at once.
+    talon.tables.save(table.game_id, table, tables.act(table, 1, {"type": "declare_out"}))
     assert tables.owed_work(talon.table(table.game_id)) == [("advance", None)]
+    assert sweep(talon) == 1
     run_jobs(redis_url)
     after = talon.table(table.game_id)
     view = tables.seat_view(after, 0)
@@ -209,41 +213,43 @@ def test_scoring_runs_in_the_worker(r, redis_url):
     assert view["round"]["number"] == 2  # the result and the next deal, appended by the job
 
 
-def _round_ending_move(redis_url: str):
-    """An app, its plain Flask test client (which closes nothing by itself), a human 2p match's id and
-    the token of the seat that declares out next: a false declaration ends the round at once."""
+def _move_the_bot_answers(redis_url: str):
+    """An app, its plain Flask test client (which closes nothing by itself), a match of a human (seat 0,
+    to lead) against a bot, the human's token and a legal lead: after it, the bot's move is owed."""
     app = make_app(redis_url)
     client = FlaskClient(app)
     game_id = client.post(
         "/v1/games",
-        json={"game": "sixty-six", "options": {"first_dealer": 0}, "seats": [{"kind": "human"}, {"kind": "human"}]},
+        json={"game": "sixty-six", "options": {"first_dealer": 1}, "seats": [{"kind": "human"}, {"kind": "bot"}]},
     ).json["game_id"]
-    tokens = [client.post(f"/v1/games/{game_id}/players", json={"name": n}).json["token"] for n in ("a", "b")]
-    return app, client, game_id, tokens[1]
+    token = client.post(f"/v1/games/{game_id}/players", json={"name": "a"}).json["token"]
+    view = client.get(f"/v1/games/{game_id}", headers=auth(token)).json
+    return app, client, game_id, token, view["legal_actions"][0]
 
 
 def test_a_moves_jobs_are_enqueued_once_its_answer_is_written(r, redis_url):
-    _, client, game_id, token = _round_ending_move(redis_url)
+    _, client, game_id, token, action = _move_the_bot_answers(redis_url)
     queue = Queue("talon", connection=r)
-    answer = client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token))
-    assert answer.status_code == 201 and answer.json["to_act"] == []
+    answer = client.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(token))
+    assert answer.status_code == 201 and answer.json["to_act"] == [1]
     assert queue.count == 0  # the answer is out; the server has not closed it yet
     answer.close()  # what a WSGI server does once it has sent it
-    assert queue.job_ids == [job_id(OwedJob("advance", game_id, answer.json["version"], None))]
+    assert queue.job_ids == [job_id(OwedJob("bot", game_id, answer.json["version"], 1))]
 
 
 def test_a_failed_enqueue_after_the_answer_is_logged_and_the_sweeper_repairs_it(r, redis_url, monkeypatch, caplog):
-    app, client, game_id, token = _round_ending_move(redis_url)
+    app, client, game_id, token, action = _move_the_bot_answers(redis_url)
     talon = app.extensions["talon_application"].matches
 
     def redis_gone(jobs):
         raise ConnectionError("the job queue is unreachable")
 
     monkeypatch.setattr(talon.jobs, "enqueue", redis_gone)
-    with client.post(f"/v1/games/{game_id}/actions", json={"type": "declare_out"}, headers=auth(token)) as answer:
+    with client.post(f"/v1/games/{game_id}/actions", json=action, headers=auth(token)) as answer:
         assert answer.status_code == 201
+        moved = answer.json["version"]
     assert "were not enqueued; the sweeper will enqueue them" in caplog.text
     monkeypatch.undo()
     assert Queue("talon", connection=r).count == 0 and sweep(talon) == 1
     run_jobs(redis_url)
-    assert tables.seat_view(talon.table(game_id), 0)["round"]["number"] == 2
+    assert talon.table(game_id).version > moved  # the bot has answered

@@ -102,7 +102,7 @@ NAMES = ("Ana", "Bo", "Cy", "Di", "Eve", "Fay", "Gus", "Hal")
 
 def start_match(client, body: dict = TWO_HUMANS, headers: dict | None = None) -> tuple[str, list[str]]:
     """A match created through the API (a Flask test client) with its human seats claimed in seat order,
-    by Ana, Bo, ...: the game id and the seats' tokens. Its first deal is a job still to run."""
+    by Ana, Bo, ...: the game id and the seats' tokens. The last claim deals the first hand."""
     created = client.post("/v1/games", json=body, headers=headers or {})
     assert created.status_code == 201, created.json
     game_id = created.json["game_id"]

@@ -137,6 +137,23 @@ def test_the_bots_turn_and_the_rounds_end_are_owed_to_the_workers():
     assert table.deals == deals + 1 and tables.seat_view(table, 0)["to_act"]  # the next deal is on
 
 
+def test_a_settled_move_brings_the_rounds_scoring_and_next_deal_with_it():
+    table = human_vs_bot()
+    move = tables.act(table, 0, first_legal(table, 0))
+    assert tables.settled(table, move) == move  # mid-round: nothing follows the move
+    for _ in range(100):
+        to_act = tables.seat_view(table, 0)["to_act"][0]
+        move = tables.act(table, to_act, first_legal(table, to_act))
+        if tables.owed_work(apply(table, move)) == [("advance", None)]:
+            break
+        table = apply(table, move)
+    settled = tables.settled(table, move)
+    after = apply(table, settled)
+    assert settled == move + tables.system_step(apply(table, move))
+    assert types(settled)[-4:] == ["round_scored", "deal_revealed", "deal_committed", "dealt"]
+    assert after.deals == table.deals + 1 and tables.owed_work(after) != [("advance", None)]
+
+
 def test_a_timed_out_turn_is_played_by_the_stand_in_bot_and_counted():
     table = human_vs_bot(turn_timeout_s=30)
     events = tables.time_out(table, 0)
