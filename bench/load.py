@@ -2,10 +2,11 @@
 
 A `service` target: each client plays its own two-human `2p24` Sixty-Six match (both seats' tokens) by
 random legal actions; one step is GET the acting seat's view, POST one action (If-Match,
-Idempotency-Key). While the worker scores and deals, the client long-polls, as soon as an answer shows
-that nobody may act, with the token of the seat that leads next: the long-poll's answer is then that
-step's view (its time, which is mostly the wait, is not counted among the GETs' latencies). A finished
-match is followed by a new one.
+Idempotency-Key). A round's last move is answered with the next deal (the round's scoring and the deal
+are appended with it); should an answer show that nobody may act (the workers owe the table a step),
+the client long-polls with the token of the seat that leads next, and the long-poll's answer is then
+that step's view (its time, mostly the wait, is not counted among the GETs' latencies; the summary
+counts such waits). A finished match is followed by a new one.
 
 A `bare` target: the same clients against bench/bare.py on the same gunicorn settings and Redis: GET the
 last 50 entries of the client's stream, POST one small entry.
@@ -345,8 +346,8 @@ class ServiceClient:
 
     def _step(self, stats: LoadStats) -> None:
         """GET the acting seat's view (unless a long-poll just gave it), POST one of its legal actions.
-        When an answer shows that nobody may act (the worker scores the round and deals the next), the
-        client long-polls from that version with the token of the seat that will lead, and that answer
+        When an answer shows that nobody may act (the workers owe the table a step), the client
+        long-polls from that version with the token of the seat that will lead, and that answer
         is the next step's view, as a player's client waiting for its turn gets it; only when another
         seat is to act does the client GET with that seat's token."""
         conn, path = self.conn, self.path
