@@ -426,8 +426,8 @@ class Matches:
         """Appends a job's events, then goes on in the same job with what the game owes next without a
         human (`_owed_now`), each step its own append, for up to JOB_STEPS appends and JOB_BUDGET_S
         after the job `started` (time.monotonic); then enqueues what the table waits for. An rq job
-        costs the worker more than a basic bot's move, so a round's scoring and deal and the bots' moves
-        up to the next human turn take one job, not one each.
+        costs the worker more than a basic bot's move, so the bots' moves up to the next human turn (each
+        with the system's steps after it: `tables.settled`) take one job, not one each.
         False if the game had moved on before the first append (then nothing was written)."""
         for step in range(JOB_STEPS):
             try:

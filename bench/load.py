@@ -60,7 +60,7 @@ class LoadStats:
     seconds: float = 0.0
     actions: int = 0  # successful POSTs
     matches_finished: int = 0
-    waits: int = 0  # long-polls while the worker scored and dealt
+    waits: int = 0  # long-polls while the workers owed the table a step
     refused: int = 0  # POSTs answered with anything but 201 (should stay 0)
     post_s: list[float] = field(default_factory=list)
     get_s: list[float] = field(default_factory=list)

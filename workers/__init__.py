@@ -1,1 +1,1 @@
-"""rq jobs (bot turns, round scoring, the sweeper) and the worker entry point (`python -m workers`)."""
+"""rq jobs (bot turns, turn timers, projections, the sweeper) and the worker entry point (`python -m workers`)."""

@@ -54,7 +54,7 @@ def dealt_view(http: requests.Session, service, game_id: str, token: str) -> dic
 
 
 def move(http: requests.Session, service, game_id: str, tokens: list[str]) -> requests.Response:
-    """Plays the first legal action of the seat to act (once the worker has dealt or scored); the answer."""
+    """Plays the first legal action of the seat to act (once the workers have done what they owe); the answer."""
     for _ in range(200):
         for token in tokens:
             view = dealt_view(http, service, game_id, token)

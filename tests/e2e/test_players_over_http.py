@@ -34,7 +34,7 @@ def _step(
     """The seat the match waits for moves (each seat from its own session); False once it is over."""
     url = service.url(f"/v1/games/{game_id}")
     view = sessions[0].get(url, timeout=10).json()
-    while view["status"] == "active" and not view["to_act"]:  # the worker deals or scores
+    while view["status"] == "active" and not view["to_act"]:  # the workers' turn
         view = (
             sessions[0]
             .get(url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'}, timeout=15)

@@ -168,7 +168,7 @@ def test_no_seat_sees_a_card_it_may_not_know(r, redis_url, game, options, player
             break
         acting = [s for s, v in enumerate(views) if v["legal_actions"]]
         if not acting:
-            run_jobs(redis_url)  # the round is being scored: the worker deals the next
+            run_jobs(redis_url)  # the workers' turn
             continue
         if actions % CHECK_EVERY == 0:
             scan(table, players)

@@ -30,12 +30,12 @@ def _register(service, name: str) -> tuple[str, str]:
 
 
 def _play_to_the_end(service, game_id: str, tokens: dict[int, str]) -> dict:
-    """Random legal moves by whichever seat the match waits for; the worker deals and scores."""
+    """Random legal moves by whichever seat the match waits for; the workers do what they owe."""
     rng = random.Random(3)
     url = service.url(f"/v1/games/{game_id}")
     view = requests.get(url, timeout=10).json()
     while view["status"] != "finished":
-        if not view["to_act"]:  # the worker's turn (a deal, a scoring): wait for the next version
+        if not view["to_act"]:  # the workers' turn: wait for the next version
             view = requests.get(
                 url, params={"wait": 5}, headers={"If-None-Match": f'"{view["version"]}"'}, timeout=10
             ).json()

@@ -26,8 +26,8 @@ def auth(token: str) -> dict:
 
 
 def play_out(service, game_id: str, tokens: list[str]) -> dict:
-    """Random legal moves for the human seats until the match is over (the worker deals and scores; a
-    long-poll waits for it). The last spectator's view."""
+    """Random legal moves for the human seats until the match is over (a long-poll waits for
+    what the workers owe). The last spectator's view."""
     rng, url = random.Random(5), service.url(f"/v1/games/{game_id}")
     for _ in range(400):
         views = [requests.get(url, headers=auth(token), timeout=10).json() for token in tokens] or [
