@@ -29,6 +29,13 @@ MATCH_TIMEOUT_S = 60.0
 WAIT_S = 5  # ?wait= long-poll while the bot or the worker moves
 
 
+def may_start(index: int, budget_end: float) -> bool:
+    """Whether the per-game benches start their `index`-th match of a kind: the first one whatever the
+    budget (a slow host may spend a small budget on the stack's start alone), a later one only before
+    `budget_end` (time.monotonic)."""
+    return index == 0 or time.monotonic() <= budget_end
+
+
 def bearer(token: str) -> dict:
     return {"Authorization": f"Bearer {token}"}
 
