@@ -446,8 +446,11 @@ class Matches:
         """The jobs the table is owed now (games.table.owed_work): a bot waits `bot_delay_s` before it
         moves, a human's turn timer runs out after the table's `turn_timeout_s`."""
         delays = {"bot": self.bot_delay_s, "timeout": float(table.turn_timeout_s or 0)}
-        if table.finished:  # the projections (ratings, histories: app/projections.py) catch up on its end
-            return [Job("project", table.game_id, table.version)]
+        if table.finished:
+            # A registered player's history, ratings and leaderboards (app/projections.py) show the end at
+            # once. The end of a match nobody registered plays changes none of them: the workers' catch-up
+            # of the feed, each second while it moves (workers/__main__.py), records it without a job.
+            return [Job("project", table.game_id, table.version)] if _registered_player_at_table(table) else []
         background = not _human_at_table(table)
         return [
             Job(kind, table.game_id, table.version, seat, delays.get(kind, 0.0), background)
@@ -518,6 +521,10 @@ def _human_at_table(table: tables.Table) -> bool:
     the tables bots play alone (no human seat, or every one open or taken over), and its bots' replies
     are held for their think time. A match whose humans left plays on after the human ones, at once."""
     return any(s.kind == "human" and s.token_hash is not None and not s.taken_over for s in table.seats)
+
+
+def _registered_player_at_table(table: tables.Table) -> bool:
+    return any(s.player_id is not None for s in table.seats)
 
 
 def _timed_bot_move(table: tables.Table, seat: int) -> list[Event]:

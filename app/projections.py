@@ -280,6 +280,10 @@ class Projections:
             recorded += self._apply_page(gen, cursor, entries, following)
         return recorded
 
+    def behind(self) -> bool:
+        """Whether the feed holds entries past the active generation's cursor (a catch-up has work)."""
+        return bool(self.events.feed(after=self.store.cursor(self.store.active()), count=1))
+
     def _apply_page(self, gen: int, cursor: str, entries: list[FeedEntry], following: bool) -> int:
         """Applies one page of the feed: each match end in its own atomic step with the cursor, then the
         cursor to the page's end; stops at a lost race. Returns how many matches it recorded."""

@@ -16,19 +16,22 @@ import gc
 import logging
 import signal
 import threading
+import time
 
 import redis
 from rq import Queue, SimpleWorker, get_current_job
 
 from adapters.rq_queue import background_queue_name
-from app import logformat, telemetry
+from app import bootstrap, logformat, telemetry
+from app.projections import Projections
 from app.settings import Settings
-from workers.jobs import enqueue_sweep
+from workers.jobs import enqueue_catch_up, enqueue_sweep
 
 log = logging.getLogger("talon.worker")
 
 STOP_S = 10  # documented in deploy/README.md: a worker's stop takes at most this long
 MAX_RETRY_S = 5.0  # the longest wait between two tries to reach Redis
+CATCH_UP_INTERVAL_S = 1.0  # how soon the projections record the end of a match without a job of its own
 
 
 def main() -> None:
@@ -49,15 +52,14 @@ def main() -> None:
         Queue(settings.queue_name, connection=connection),
         Queue(background_queue_name(settings.queue_name), connection=connection),
     ]
-    # The sweeper is enqueued by a timer thread, not by rq's scheduler: after a worker is killed, the
-    # scheduler's lock stays with the dead worker for a minute, and repairs must not wait for it. The
-    # thread has a client of its own: rq lengthens the socket timeout of the worker's connections
-    # (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of those made after the
-    # worker exists.
-    ticker_queue = Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url))
-    threading.Thread(
-        target=_sweep_ticker, args=(ticker_queue, settings.sweep_interval_s, stopping), name="sweep-ticker", daemon=True
-    ).start()
+    # The sweeper and the projections' catch-up are enqueued by a timer thread, not by rq's scheduler:
+    # after a worker is killed, the scheduler's lock stays with the dead worker for a minute, and repairs
+    # must not wait for it. The thread has a client of its own: rq lengthens the socket timeout of the
+    # worker's connections (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of
+    # those made after the worker exists.
+    ticker_app = bootstrap.build(settings, client=redis.Redis.from_url(settings.redis_url))
+    ticker = Ticker(Queue(settings.queue_name, connection=ticker_app.redis), ticker_app.projections, settings)
+    threading.Thread(target=ticker.run, args=(stopping,), name="ticker", daemon=True).start()
     # What is loaded by now lives as long as the process: the garbage collector need not walk it again.
     gc.freeze()
     work_through_outages(queues, connection, settings, stopping)
@@ -131,13 +133,46 @@ def _wait_for_redis(connection: redis.Redis, stopping: threading.Event) -> None:
             delay = min(delay * 2, MAX_RETRY_S)
 
 
-def _sweep_ticker(queue: Queue, interval_s: int, stopping: threading.Event) -> None:
-    while not stopping.is_set():
+class Ticker:
+    """Each second, a catch-up of the projections while the feed is ahead of their cursor (the ends of
+    matches nobody registered plays enqueue no job of their own: app/matches.py); each
+    TALON_SWEEP_INTERVAL_S, a sweep. Each job's id names its time slot, so several workers enqueue it
+    once."""
+
+    def __init__(self, queue: Queue, projections: Projections, settings: Settings):
+        self.queue, self.projections, self.settings = queue, projections, settings
+        self.next_sweep = 0.0  # time.monotonic() of the next sweep
+        self.failing = False
+
+    def run(self, stopping: threading.Event) -> None:
+        while not stopping.is_set():
+            self.tick()
+            stopping.wait(CATCH_UP_INTERVAL_S)
+
+    def tick(self) -> None:
+        now = time.monotonic()
+        if now >= self.next_sweep and self._try("enqueue the sweep", self._sweep):
+            self.next_sweep = now + self.settings.sweep_interval_s
+        self._try("enqueue the projections' catch-up", self._catch_up)
+
+    def _sweep(self) -> None:
+        enqueue_sweep(self.queue, self.settings.sweep_interval_s)
+
+    def _catch_up(self) -> None:
+        if self.projections.behind():
+            enqueue_catch_up(self.queue, CATCH_UP_INTERVAL_S)
+
+    def _try(self, what: str, step) -> bool:
+        """Runs `step`; while Redis is away, logs the first failure only and tries again next tick."""
         try:
-            enqueue_sweep(queue, interval_s)
-        except Exception:  # noqa: BLE001 - Redis may be away for a while: try again next tick
-            log.warning("could not enqueue the sweep", exc_info=True)
-        stopping.wait(interval_s)
+            step()
+        except Exception:  # noqa: BLE001 - Redis may be away for a while
+            if not self.failing:
+                log.warning("could not %s; trying again each tick", what, exc_info=True)
+            self.failing = True
+            return False
+        self.failing = False
+        return True
 
 
 if __name__ == "__main__":

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import math
 import time
 
 from rq import Queue, get_current_job
@@ -57,6 +58,12 @@ def project(game_id: str, version: int) -> int:
     return _application().projections.catch_up(max_pages=PROJECT_PAGES)
 
 
+def catch_up() -> int:
+    """The projections catch up on the feed: every match end since their cursor (enqueued by a worker's
+    ticker each second while the feed is ahead of the cursor). Returns how many matches were recorded."""
+    return _application().projections.catch_up(max_pages=PROJECT_PAGES)
+
+
 def sweep() -> int:
     """Close long-idle matches and queue again the jobs a crash lost (every TALON_SWEEP_INTERVAL_S)."""
     app = _application()
@@ -74,8 +81,20 @@ def sweep() -> int:
 
 def enqueue_sweep(queue: Queue, interval_s: int) -> None:
     """One sweep per time slot: the id names the slot, so several workers enqueue it once."""
+    _enqueue_once_per_slot(queue, "sweep", interval_s)
+
+
+def enqueue_catch_up(queue: Queue, interval_s: float) -> None:
+    """One catch-up of the projections per time slot, however many workers ask for it."""
+    _enqueue_once_per_slot(queue, "catch_up", interval_s)
+
+
+def _enqueue_once_per_slot(queue: Queue, function: str, interval_s: float) -> None:
+    # The finished job keeps its id for a few slots: a worker whose clock is a little behind cannot
+    # enqueue the slot's job again.
     slot = int(time.time() // interval_s)
+    job_id = f"{function.replace('_', '-')}-{slot}"
     try:
-        queue.enqueue("workers.jobs.sweep", job_id=f"sweep-{slot}", unique=True, result_ttl=interval_s * 4)
+        queue.enqueue(f"workers.jobs.{function}", job_id=job_id, unique=True, result_ttl=math.ceil(interval_s * 4))
     except DuplicateJobError:
         pass

@@ -1,7 +1,8 @@
 """Players over real HTTP, against the real processes (gunicorn, an rq worker, Redis): two players each
 with a session of their own play each other by key; a third session, holding only the first player's
 key, finds the seat, resumes it and plays the match to its end; the worker's projection job then puts
-the match into both histories and moves both ratings."""
+the match into both histories and moves both ratings. A match of bots alone owes no projection job: the
+worker's ticker has the projections record its end all the same."""
 
 from __future__ import annotations
 
@@ -9,8 +10,11 @@ import random
 import time
 
 import pytest
+import redis
 import requests
+from rq.registry import FinishedJobRegistry
 
+from adapters.redis_projections import RedisProjectionStore
 from tests.e2e.client import bearer
 
 pytestmark = pytest.mark.slow
@@ -84,3 +88,22 @@ def test_two_players_by_key_and_a_resume_on_a_third_client(service):
     assert history[0]["game_id"] == game_id and history[0]["own"]["rated"]
     profiles = [third.get(service.url(f"/v1/players/{p}"), timeout=10).json()["ratings"] for p in (ana, bo)]
     assert sorted(r[0]["rating"] for r in profiles) == [1338, 1662]
+
+
+def test_the_worker_records_a_match_nobody_registered_plays_without_a_job_of_its_own(service):
+    """Two bots play a match to its end; its end enqueues no projection job (nobody's history or rating
+    changes), and the worker's ticker has the projections record it within seconds all the same."""
+    http = requests.Session()
+    body = {"game": "sixty-six", "options": {"match_target": 1}, "seats": [{"kind": "bot"}, {"kind": "bot"}]}
+    game_id = http.post(service.url("/v1/games"), json=body, timeout=10).json()["game_id"]
+    client = redis.Redis.from_url(service.redis_url)
+    projections = RedisProjectionStore(client)
+    deadline = time.monotonic() + 20
+    while not projections.has_match(projections.active(), game_id):
+        assert time.monotonic() < deadline, f"the match's end was never recorded\n{service.logs()}"
+        time.sleep(0.2)
+    assert http.get(service.url(f"/v1/games/{game_id}"), timeout=10).json()["status"] == "finished"
+    finished = FinishedJobRegistry("talon", connection=client).get_job_ids()
+    finished += FinishedJobRegistry("talon-bots", connection=client).get_job_ids()
+    assert not [jid for jid in finished if jid.startswith("project-")]
+    assert [jid for jid in finished if jid.startswith("catch-up-")]

@@ -10,12 +10,14 @@ from rq.job import Job
 from rq.registry import FinishedJobRegistry
 
 from adapters.rq_queue import job_id
-from app import matches
+from app import bootstrap, matches
 from app.matches import Matches
 from app.ports import Job as OwedJob
+from app.settings import Settings
 from events.store import EventStore
 from games import table as tables
 from tests.support.talon import auth, make_app, matches_on, run_jobs
+from workers.__main__ import Ticker
 
 BOTS_QUEUE = "talon-bots"  # a bot-only match's jobs (adapters/rq_queue.py): taken after the human matches'
 
@@ -253,3 +255,24 @@ def test_a_failed_enqueue_after_the_answer_is_logged_and_the_sweeper_repairs_it(
     assert Queue("talon", connection=r).count == 0 and sweep(talon) == 1
     run_jobs(redis_url)
     assert talon.table(game_id).version > moved  # the bot has answered
+
+
+def test_the_ticker_has_the_projections_catch_up_on_a_match_that_owed_them_no_job(r, redis_url):
+    """The end of a match nobody registered plays enqueues no job; the worker's ticker sees the feed ahead
+    of the projections' cursor and enqueues one catch-up, which records the match; then it rests."""
+    client = make_app(redis_url).test_client()
+    game_id = client.post("/v1/games", json=TWO_BOTS).json["game_id"]
+    run_jobs(redis_url)
+    assert client.get(f"/v1/games/{game_id}").json["status"] == "finished"
+    assert not [jid for jid in Queue("talon", connection=r).job_ids if jid.startswith("project-")]
+    application = bootstrap.build(Settings(redis_url=redis_url), client=r)
+    projections, store = application.projections, application.projections.store
+    assert projections.behind() and not store.has_match(store.active(), game_id)
+
+    ticker = Ticker(Queue("talon", connection=r), projections, Settings(redis_url=redis_url))
+    ticker.tick()
+    assert sorted(jid.rsplit("-", 1)[0] for jid in Queue("talon", connection=r).job_ids) == ["catch-up", "sweep"]
+    run_jobs(redis_url)
+    assert store.has_match(store.active(), game_id) and not projections.behind()
+    ticker.tick()  # caught up, and the sweep is not due again yet: nothing to enqueue
+    assert Queue("talon", connection=r).job_ids == []

@@ -99,6 +99,19 @@ def test_a_match_of_bots_plays_to_its_end_through_its_jobs(world):
     assert world.jobs.waiting() == []
 
 
+@pytest.mark.parametrize("player_id", ["p-ana", None])
+def test_only_a_match_a_registered_player_plays_owes_the_projections_a_job_at_its_end(world, player_id):
+    """A registered player's history and ratings show the match at once; the end of a match of guests and
+    bots changes neither, and the workers' catch-up of the feed records it without a job of its own."""
+    created = world.matches.create_match("smear", {"turn_timeout_s": 1}, [HUMAN, BOT, BOT, BOT], seed=3)
+    world.matches.claim_seat(created.game_id, 0, "Ana", player_id=player_id)
+    world.jobs.run_all(world.run)  # the human's turns time out, then a bot plays the seat for good
+    table = world.matches.table(created.game_id)
+    assert table.status == "finished" and table.seats[0].player_id == player_id
+    projection_jobs = [job for job in world.jobs.enqueued if job.kind == "project"]
+    assert projection_jobs == ([Job("project", table.game_id, table.version)] if player_id else [])
+
+
 def test_a_match_with_an_open_seat_waits_in_the_lobby_and_owes_nothing(world):
     table = world.matches.create_match("sixty-six", {"variant": "2p24"}, [HUMAN, BOT], seed=7)
     assert table.status == "waiting" and world.jobs.enqueued == []
