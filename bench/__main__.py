@@ -189,7 +189,7 @@ def print_facts(stack: Stack) -> None:
     )
     print(
         f"software: Python {platform.python_version()}, Redis {info['redis_version']} (appendonly yes, "
-        f"appendfsync everysec), gunicorn gthread x{stack.web_concurrency} workers, one rq worker "
+        f"appendfsync everysec), gunicorn gevent x{stack.web_concurrency} workers, one rq worker "
         f"(rq's SimpleWorker, non-forking); commit {commit}{' (dirty)' if dirty else ''}"
     )
     print("network:  loopback only; client, API, worker and Redis share the machine")
@@ -303,6 +303,14 @@ def print_targets(
             f"p50 {figures.percentile(service.post_s, 50) * 1000:.1f} ms; bare POST p99 {pct(bare.post_s)}",
         ),
         (
+            "POST p99, service / bare",
+            f"{figures.percentile(service.post_s, 99) / figures.percentile(bare.post_s, 99):.2f}x"
+            if service.post_s and bare.post_s
+            else "-",
+            "<= 2x",
+            f"{pct(service.post_s)} / {pct(bare.post_s)}, the same clients in alternating slices",
+        ),
+        (
             f"latency growth {first.stored:,} -> {last.stored:,} stored",
             f"{latency_growth * 100:+.0f}%",
             "<= 10%",
@@ -328,7 +336,7 @@ def print_targets(
             f"{longest_replay.label}, {longest_replay.events} events, snapshot + {longest_replay.tail}",
         ),
     ]
-    print("targets of issue 10")
+    print("targets (issues 10 and 26)")
     _print_rows([(a, b, c, d) for a, b, c, d in targets], ("figure", "value", "target", "note"))
 
     detail: list[tuple[str, str, str]] = []

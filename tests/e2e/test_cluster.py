@@ -200,11 +200,11 @@ def test_matches_on_a_cluster_across_two_instances_and_two_workers(scaled):
 
 
 def worker_pid_busy(queues_url: str, pid: int) -> bool:
-    """The worker with this pid is running a job, as rq's worker record says (game jobs keep no rq
-    execution record, so its current job id is not there: workers/worker.py)."""
+    """The worker with this pid is running a bot's move (not a catch-up of the projections, say), as
+    rq's worker record says."""
     for worker in Worker.all(connection=redis.Redis.from_url(queues_url)):
         if worker.pid == pid and worker.get_state() == "busy":
-            return True
+            return (worker.get_current_job_id() or "").startswith("bot-")
     return False
 
 
