@@ -57,8 +57,7 @@ def main() -> None:
     # must not wait for it. The thread has a client of its own: rq lengthens the socket timeout of the
     # worker's connections (redis-py's default, 5 s, is shorter than its blocking dequeue), but only of
     # those made after the worker exists.
-    ticker_app = bootstrap.build(settings, client=redis.Redis.from_url(settings.redis_url))
-    ticker = Ticker(Queue(settings.queue_name, connection=ticker_app.redis), ticker_app.projections, settings)
+    ticker = Ticker(Queue(settings.queue_name, connection=redis.Redis.from_url(settings.redis_url)), settings)
     threading.Thread(target=ticker.run, args=(stopping,), name="ticker", daemon=True).start()
     # What is loaded by now lives as long as the process: the garbage collector need not walk it again.
     gc.freeze()
@@ -139,8 +138,11 @@ class Ticker:
     TALON_SWEEP_INTERVAL_S, a sweep. Each job's id names its time slot, so several workers enqueue it
     once."""
 
-    def __init__(self, queue: Queue, projections: Projections, settings: Settings):
-        self.queue, self.projections, self.settings = queue, projections, settings
+    def __init__(self, queue: Queue, settings: Settings, projections: Projections | None = None):
+        """`projections`: unless given, built at the first tick that needs them, on the queue's
+        connection: building them may reach Redis (a Cluster's client reads its slots at once), and a
+        worker started while Redis is away waits for it instead of failing."""
+        self.queue, self.settings, self.projections = queue, settings, projections
         self.next_sweep = 0.0  # time.monotonic() of the next sweep
         self.failing = False
 
@@ -159,6 +161,8 @@ class Ticker:
         enqueue_sweep(self.queue, self.settings.sweep_interval_s)
 
     def _catch_up(self) -> None:
+        if self.projections is None:
+            self.projections = bootstrap.build(self.settings, client=self.queue.connection).projections
         if self.projections.behind():
             enqueue_catch_up(self.queue, CATCH_UP_INTERVAL_S)
 

@@ -9,7 +9,7 @@ import pytest
 import redis
 
 from tests.support.processes import start_worker
-from tests.support.redis_proc import RedisProcess
+from tests.support.redis_proc import RedisProcess, free_port
 from tests.support.talon import auth, await_finished, make_app, matches_on, run_jobs
 
 
@@ -81,6 +81,21 @@ def test_a_worker_process_outlives_an_outage(own_redis, tmp_path):
         talon = matches_on(redis.Redis.from_url(own_redis.url))
         created = talon.create_match("sixty-six", {}, [{"kind": "bot"}, {"kind": "bot"}], seed=4)
         await_finished(talon, created.game_id, 40, lambda: "the worker did not resume:\n" + log.read_text())
+    finally:
+        worker.terminate()
+        worker.wait(10)
+
+
+def test_a_worker_started_while_the_event_stores_cluster_is_away_waits_for_it(redis_url, tmp_path):
+    """The worker's ticker builds what it reads the projections with at its first tick, not at start: a
+    Cluster's client reads its slots when it is made, and failed there, before the worker's loop that
+    waits out outages. Now the worker lives, and says so once, not at every tick."""
+    log = tmp_path / "worker.log"
+    worker = start_worker(redis_url, log, EVENTS_REDIS_URL=f"redis+cluster://127.0.0.1:{free_port()}")
+    try:
+        time.sleep(3.0)  # three ticks
+        assert worker.poll() is None, "the worker died:\n" + log.read_text()
+        assert log.read_text().count("could not enqueue the projections' catch-up") == 1, log.read_text()
     finally:
         worker.terminate()
         worker.wait(10)

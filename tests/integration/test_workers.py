@@ -269,7 +269,7 @@ def test_the_ticker_has_the_projections_catch_up_on_a_match_that_owed_them_no_jo
     projections, store = application.projections, application.projections.store
     assert projections.behind() and not store.has_match(store.active(), game_id)
 
-    ticker = Ticker(Queue("talon", connection=r), projections, Settings(redis_url=redis_url))
+    ticker = Ticker(Queue("talon", connection=r), Settings(redis_url=redis_url), projections)
     ticker.tick()
     assert sorted(jid.rsplit("-", 1)[0] for jid in Queue("talon", connection=r).job_ids) == ["catch-up", "sweep"]
     run_jobs(redis_url)
