@@ -55,7 +55,7 @@ def turn_timeout(game_id: str, version: int, seat: int) -> bool:
 def project(game_id: str, version: int) -> int:
     """A match ended (`game_id` at `version`): the projections catch up on the feed, that match and every
     other end since their cursor (app/projections.py). Returns how many matches were recorded."""
-    return _application().projections.catch_up(max_pages=PROJECT_PAGES)
+    return catch_up()
 
 
 def catch_up() -> int:
