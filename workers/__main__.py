@@ -144,7 +144,7 @@ class Ticker:
         worker started while Redis is away waits for it instead of failing."""
         self.queue, self.settings, self.projections = queue, settings, projections
         self.next_sweep = 0.0  # time.monotonic() of the next sweep
-        self.failing = False
+        self.failing: set[str] = set()  # the steps whose last try failed (each logged once per outage)
 
     def run(self, stopping: threading.Event) -> None:
         while not stopping.is_set():
@@ -167,15 +167,16 @@ class Ticker:
             enqueue_catch_up(self.queue, CATCH_UP_INTERVAL_S)
 
     def _try(self, what: str, step) -> bool:
-        """Runs `step`; while Redis is away, logs the first failure only and tries again next tick."""
+        """Runs `step`; while Redis is away, logs its first failure only and tries again next tick. Each
+        step counts apart: the sweep's queue may answer while the events' Cluster does not."""
         try:
             step()
         except Exception:  # noqa: BLE001 - Redis may be away for a while
-            if not self.failing:
+            if what not in self.failing:
                 log.warning("could not %s; trying again each tick", what, exc_info=True)
-            self.failing = True
+            self.failing.add(what)
             return False
-        self.failing = False
+        self.failing.discard(what)
         return True
 
 

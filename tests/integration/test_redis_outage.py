@@ -91,7 +91,9 @@ def test_a_worker_started_while_the_event_stores_cluster_is_away_waits_for_it(re
     Cluster's client reads its slots when it is made, and failed there, before the worker's loop that
     waits out outages. Now the worker lives, and says so once, not at every tick."""
     log = tmp_path / "worker.log"
-    worker = start_worker(redis_url, log, EVENTS_REDIS_URL=f"redis+cluster://127.0.0.1:{free_port()}")
+    # A sweep each second: the queue's Redis answers it at every tick, between the catch-up's failures.
+    cluster = f"redis+cluster://127.0.0.1:{free_port()}"
+    worker = start_worker(redis_url, log, EVENTS_REDIS_URL=cluster, TALON_SWEEP_INTERVAL_S="1")
     try:
         time.sleep(3.0)  # three ticks
         assert worker.poll() is None, "the worker died:\n" + log.read_text()
