@@ -1,0 +1,199 @@
+"""`python -m bench.instructions [--moves N] [--base REV]`: the instructions a move costs the API's own
+code, counted by valgrind: a figure the host's speed does not move.
+
+The host's speed swings by a third from one slice to the next here: bench.versus needs a change of about
+5% to see it, and two `make bench` runs differ by more than that. The same seeded matches played by the
+same code run the same instructions to within about 0.3% (game ids, tokens and request ids are still
+random), so a count tells a change of 1%.
+
+What is counted: one process running the service's Flask app configured as `make run` configures it
+(a request log line at INFO, metrics, the rate limits on with budgets above the load, as bench/stack.py
+sets them), driven in that process through Flask's test client as bench/load.py's clients drive the
+service: per move the acting seat's GET and its POST, and a share of the matches' creations and claims
+(2p24 sixty-six, two human seats, a seed of its own chosen by the operator's token, so every run plays
+the same moves). The count is that of WARM_UP + N moves less that of WARM_UP moves, divided by N: start-up
+and the first requests' imports and caches are left out.
+
+Not counted: gunicorn and gevent (per request the same for the bare endpoints), the kernel's side of
+every system call, Redis, the workers and the clients. So the count is a share of what `make bench`
+measures, the share the service's own code decides: compare counts, not the count with the bench's
+milliseconds. With `--base REV`, that commit's code (a temporary git worktree, this checkout's
+virtualenv) is counted the same way against the same Redis, alternately with this checkout's.
+
+Needs valgrind (Debian: `apt-get install valgrind`); `make test` runs the driver without it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import os
+import random
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+WARM_UP = 40
+OPERATOR_TOKEN = "bench-operator-token-0123456789abcdef"
+_REFS = re.compile(r"I\s+refs:\s+([\d,]+)")
+_HERE = Path(__file__).resolve()
+REPO = _HERE.parents[1]
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=200, help="moves counted, after the warm-up (default 200)")
+    parser.add_argument("--base", help="also count this commit's code, to compare")
+    parser.add_argument("--drive", type=int, help=argparse.SUPPRESS)  # the counted process itself
+    parser.add_argument("--redis", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.drive is not None:
+        print(drive(args.drive, args.redis))
+        return
+    if shutil.which("valgrind") is None:
+        sys.exit("bench.instructions needs valgrind (Debian: apt-get install valgrind)")
+    from tests.support.redis_proc import RedisProcess
+
+    redis_server = RedisProcess().start()
+    try:
+        if args.base:
+            _compare(args.base, args.moves, redis_server.url)
+        else:
+            count = per_move(REPO, args.moves, redis_server.url)
+            print(f"instructions per move, {args.moves} moves after {WARM_UP}: {count:,}")
+    finally:
+        redis_server.stop()
+
+
+def _compare(base: str, moves: int, redis_url: str) -> None:
+    with tempfile.TemporaryDirectory(prefix="talon-instructions-") as tmp:
+        worktree = Path(tmp) / "base"
+        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=REPO, check=True)
+        try:
+            this, earlier = per_move(REPO, moves, redis_url), per_move(worktree, moves, redis_url)
+        finally:
+            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, check=False)
+    print(f"instructions per move, {moves} moves after {WARM_UP}:")
+    print(f"  {base:<12} {earlier:>12,}")
+    print(f"  {'this':<12} {this:>12,}   this / {base}: {this / earlier:.4f}")
+
+
+def per_move(checkout: Path, moves: int, redis_url: str) -> int:
+    """Instructions per move of the code in `checkout`: WARM_UP + moves less WARM_UP, each counted once."""
+    return (_count(checkout, moves, redis_url) - _count(checkout, 0, redis_url)) // moves
+
+
+def _count(checkout: Path, moves: int, redis_url: str) -> int:
+    """The instructions of one driver process (WARM_UP + `moves` moves) running the code in `checkout`."""
+    with tempfile.NamedTemporaryFile(prefix="talon-cachegrind-", suffix=".log") as report:
+        subprocess.run(
+            [
+                "valgrind",
+                "--tool=cachegrind",
+                "--cache-sim=no",
+                "--cachegrind-out-file=/dev/null",
+                f"--log-file={report.name}",
+                sys.executable,
+                str(_HERE),
+                "--drive",
+                str(moves),
+                "--redis",
+                redis_url,
+            ],
+            cwd=checkout,
+            # The checkout's packages first; a fixed hash seed, so that sets and dicts iterate alike in every run.
+            env={**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"},
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,  # the request log: its writes' instructions count all the same
+            check=True,
+        )
+        found = _REFS.search(Path(report.name).read_text())
+    if found is None:
+        raise RuntimeError(f"valgrind gave no instruction count for {checkout}")
+    return int(found.group(1).replace(",", ""))
+
+
+def drive(moves: int, redis_url: str) -> str:
+    """Plays WARM_UP + `moves` moves through the app in this process, on an emptied Redis database;
+    returns a digest of every action posted and every answer's status (the same code plays the same)."""
+    import redis
+
+    os.environ.update(
+        REDIS_URL=redis_url,
+        OPERATOR_TOKEN=OPERATOR_TOKEN,
+        LOG_LEVEL="INFO",
+        PROMETHEUS_MULTIPROC_DIR=tempfile.mkdtemp(prefix="talon-instructions-metrics-"),
+        TALON_BOT_THINK_S="0",
+        TALON_RATE_LIMIT_ACTIONS="100000/second",
+        TALON_RATE_LIMIT_CREATE="100000/minute",
+        TALON_RATE_LIMIT_JOIN="100000/minute",
+    )
+    redis.Redis.from_url(redis_url).flushdb()
+    from service.app import create_app  # after the environment: prometheus_client reads its directory at import
+
+    return Driver(create_app().test_client()).play(WARM_UP + moves)
+
+
+class Driver:
+    """One client playing both seats of one match after another, as bench/load.py's do."""
+
+    def __init__(self, client):
+        self.client, self.matches = client, 0
+        self.digest = hashlib.sha256()
+
+    def play(self, moves: int) -> str:
+        played, game, tokens, seat = 0, None, [], 0
+        rng = random.Random(7)
+        while played < moves:
+            if game is None:
+                game, tokens = self._new_match()
+                seat = 0
+            view = self._json("GET", f"/v1/games/{game}", tokens[seat])
+            if view["status"] == "finished":
+                game = None
+                continue
+            if seat not in view["to_act"]:
+                seat = view["to_act"][0]  # another seat acts (the match's own steps are taken in the request)
+                continue
+            action = rng.choice(view["legal_actions"])
+            headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": f"{game}-{view['version']}"}
+            after = self._json("POST", f"/v1/games/{game}/actions", tokens[seat], action, headers)
+            self.digest.update(repr(action).encode())
+            played += 1
+            if after["status"] == "finished":
+                game = None
+            elif after["to_act"]:
+                seat = after["to_act"][0]
+        return f"{played} moves in {self.matches} matches: {self.digest.hexdigest()[:16]}"
+
+    def _new_match(self) -> tuple[str, list[str]]:
+        self.matches += 1
+        created = self._json(
+            "POST",
+            "/v1/games",
+            OPERATOR_TOKEN,
+            {
+                "game": "sixty-six",
+                "options": {"variant": "2p24"},
+                "seats": [{"kind": "human"}, {"kind": "human"}],
+                "seed": self.matches,
+            },
+        )
+        game = created["game_id"]
+        claims = [self._json("POST", f"/v1/games/{game}/players", None, {"name": name}) for name in ("north", "south")]
+        return game, [claim["token"] for claim in claims]
+
+    def _json(self, method: str, path: str, token: str | None, body=None, headers: dict | None = None) -> dict:
+        headers = {**(headers or {}), **({"Authorization": f"Bearer {token}"} if token else {})}
+        answer = self.client.open(path, method=method, json=body, headers=headers)
+        if answer.status_code not in (200, 201):
+            raise RuntimeError(f"{method} {path}: {answer.status_code} {answer.get_data(as_text=True)[:300]}")
+        self.digest.update(f"{method} {answer.status_code}".encode())
+        return answer.get_json()
+
+
+if __name__ == "__main__":
+    main()
