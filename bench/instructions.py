@@ -18,7 +18,7 @@ Not counted: gunicorn and gevent (per request the same for the bare endpoints), 
 every system call, Redis, the workers and the clients. So the count is a share of what `make bench`
 measures, the share the service's own code decides: compare counts, not the count with the bench's
 milliseconds. With `--base REV`, that commit's code (a temporary git worktree, this checkout's
-virtualenv) is counted the same way against the same Redis, alternately with this checkout's.
+virtualenv) is counted the same way against the same Redis, after this checkout's.
 
 Needs valgrind (Debian: `apt-get install valgrind`); `make test` runs the driver without it.
 """
@@ -155,8 +155,10 @@ class Driver:
             if view["status"] == "finished":
                 game = None
                 continue
+            if not view["to_act"]:  # 2p24 between humans owes the workers nothing: its steps are taken in the requests
+                raise RuntimeError(f"{game} waits for a worker's step, and the driver runs no worker")
             if seat not in view["to_act"]:
-                seat = view["to_act"][0]  # another seat acts (the match's own steps are taken in the request)
+                seat = view["to_act"][0]  # the other seat acts: GET its view
                 continue
             action = rng.choice(view["legal_actions"])
             headers = {"If-Match": f'"{view["version"]}"', "Idempotency-Key": f"{game}-{view['version']}"}
