@@ -1,7 +1,7 @@
 """The use cases of a match: what the HTTP routes and the jobs do, each one straight line.
 
 load the table (snapshot + later events, folded) -> the pure table/engine decides (a move with the system's
-steps it leaves owing: games.table.settled) -> the store appends atomically with the expected version ->
+steps it leaves owing: games.table.settle) -> the store appends atomically with the expected version ->
 the jobs the table is owed are enqueued (app/ports.py JobQueue).
 
 No Flask and no rq here: the routes translate requests into these calls and exceptions into problems,
@@ -264,7 +264,7 @@ class Matches:
                     raise NotASeat(table)
                 if if_match is not None and table.version not in if_match:
                     raise VersionMismatch(table.version)
-                events = tables.settled(table, tables.act(table, seat, action))
+                settled = tables.settle(table, tables.act(table, seat, action))
             except (GameError, VersionMismatch, NotASeat):
                 if held:
                     table, held = self.table(game_id), False
@@ -276,7 +276,7 @@ class Matches:
                 raise
             throttle = Throttle(f"seat:{seat}", *rate) if rate is not None else None
             try:
-                return self._commit_action(game_id, table, events, key, fingerprint, throttle, enqueue_later)
+                return self._commit_action(game_id, table, settled, key, fingerprint, throttle, enqueue_later)
             except VersionConflict as conflict:
                 if held:
                     table, held = self.table(game_id), False
@@ -292,7 +292,7 @@ class Matches:
         self,
         game_id: str,
         table: tables.Table,
-        events: list[Event],
+        settled: tables.Settled,
         idempotency_key: str | None,
         fingerprint: str | None,
         throttle: Throttle | None,
@@ -305,11 +305,12 @@ class Matches:
             after, result = self.tables.save(
                 game_id,
                 table,
-                events,
+                settled.events,
                 idempotency_key=idempotency_key,
                 fingerprint=fingerprint,
                 meta=partial(self._meta, table),
                 throttle=throttle,
+                folded=settled.table,
             )
         except IdempotencyMismatch:
             raise IdempotencyKeyReused() from None
@@ -343,8 +344,8 @@ class Matches:
         table = self.table(game_id)
         if table.version != version:
             return False
-        events = tables.system_step(table)
-        return bool(events) and self._commit_job(game_id, table, events, started)
+        settled = tables.settle(table, [])
+        return bool(settled.events) and self._commit_job(game_id, table, settled, started)
 
     def bot_turn(self, game_id: str, version: int, seat: int) -> bool:
         """The bot at `seat` acts if the game is still where the job found it. Stale: no-op."""
@@ -361,7 +362,7 @@ class Matches:
         if table.version != version or ("timeout", seat) not in tables.owed_work(table):
             return False
         moved = self._thought(table, lambda: tables.time_out(table, seat))
-        return self._commit_job(game_id, table, tables.settled(table, moved), started)
+        return self._commit_job(game_id, table, tables.settle(table, moved), started)
 
     def commit(self, game_id: str, before: tables.Table | None, events: list[Event]) -> tables.Table:
         """Appends events decided on `before` (None: they create the match) with the lobby's fields, and
@@ -416,28 +417,34 @@ class Matches:
             return 0
         idle_s = self._idle_s(game_id, table, now_ms)
         if idle_s >= idle_expiry_s:
-            events = tables.abandon(table, int(idle_s))
-            return int(self._commit_job(game_id, table, events, time.monotonic()))
+            events = tables.abandon(table, int(idle_s))  # it ends the match: no step follows
+            return int(
+                self._commit_job(
+                    game_id, table, tables.Settled(events, tables.applied(table, events)), time.monotonic()
+                )
+            )
         return int(self.jobs.repair(self._owed_jobs(table)) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
 
-    def _commit_job(self, game_id: str, table: tables.Table, events: list[Event], started: float) -> bool:
+    def _commit_job(self, game_id: str, table: tables.Table, settled: tables.Settled, started: float) -> bool:
         """Appends a job's events, then goes on in the same job with what the game owes next without a
         human (`_owed_now`), each step its own append, for up to JOB_STEPS appends and JOB_BUDGET_S
         after the job `started` (time.monotonic); then enqueues what the table waits for. An rq job
         costs the worker more than a basic bot's move, so the bots' moves up to the next human turn (each
-        with the system's steps after it: `tables.settled`) take one job, not one each.
+        with the system's steps after it: `tables.settle`) take one job, not one each.
         False if the game had moved on before the first append (then nothing was written)."""
         for step in range(JOB_STEPS):
             try:
-                table, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
+                table, _ = self.tables.save(
+                    game_id, table, settled.events, meta=partial(self._meta, table), folded=settled.table
+                )
             except VersionConflict:
                 return step > 0  # someone else moved the game on; the job that sees the new version acts
             if time.monotonic() - started >= JOB_BUDGET_S:
                 break
-            events = self._owed_now(table)
-            if not events:
+            settled = self._owed_now(table)
+            if not settled.events:
                 break
         self._enqueue_owed(table)
         return True
@@ -462,21 +469,21 @@ class Matches:
         if jobs:
             self.jobs.enqueue(jobs)
 
-    def _owed_now(self, table: tables.Table) -> list[Event]:
-        """The events of the next step a job may take on by itself: the system's step, or the move of the
-        bot seat whose turn it is (unless bots wait TALON_BOT_DELAY_S before each move). [] otherwise:
-        a human seat a bot stands in for keeps one job per move, and its human may come back between two."""
+    def _owed_now(self, table: tables.Table) -> tables.Settled:
+        """The next step a job may take on by itself: the system's step, or the move of the bot seat whose
+        turn it is (unless bots wait TALON_BOT_DELAY_S before each move). No events otherwise: a human
+        seat a bot stands in for keeps one job per move, and its human may come back between two."""
         work = tables.owed_work(table)
         if work == [("advance", None)]:
-            return tables.system_step(table)
+            return tables.settle(table, [])
         if len(work) == 1:
             kind, seat = work[0]
             if kind == "bot" and seat is not None and self.bot_delay_s <= 0 and table.seats[seat].kind == "bot":
                 return self._bot_move(table, seat)
-        return []
+        return tables.Settled([], table)
 
-    def _bot_move(self, table: tables.Table, seat: int) -> list[Event]:
-        return tables.settled(table, self._thought(table, lambda: _timed_bot_move(table, seat)))
+    def _bot_move(self, table: tables.Table, seat: int) -> tables.Settled:
+        return tables.settle(table, self._thought(table, lambda: _timed_bot_move(table, seat)))
 
     def _thought(self, table: tables.Table, decide: Callable[[], list[Event]]) -> list[Event]:
         """A bot's decision, held until `bot_think_s` after it started when a human plays at the table:

@@ -171,19 +171,19 @@ class Repository(Generic[S, E]):
         fingerprint: str | None = None,
         meta: Mapping[str, str] | Callable[[S], Mapping[str, str] | None] | None = None,
         throttle: Throttle | None = None,
+        folded: S | None = None,
     ) -> tuple[S, AppendResult]:
         """Append events decided on `state`; returns the state after them. Raises VersionConflict.
 
         `meta` (fields of the aggregate's meta hash, written in the same append) may be a function of
-        the state after the events: the events are folded once, before the append, for both."""
+        the state after the events: the events are folded once, before the append, for both. `folded`
+        is that fold when the caller made it already (a move's, to find the steps it leaves owing): it
+        must be exactly `state` with `new_events` folded on, and it is stored as such."""
         if not new_events:
             raise ValueError("nothing to append")  # as the store would answer, before folding nothing
         expected = self.folding.version_of(state) if state is not None else 0
-        after = self.folding.evolve(state, new_events[0])
-        snapshot_due = self.folding.is_snapshot_point(new_events[0])
-        for event in new_events[1:]:
-            after = self.folding.evolve(after, event)
-            snapshot_due = snapshot_due or self.folding.is_snapshot_point(event)
+        after = self._fold_new(state, new_events) if folded is None else folded
+        snapshot_due = any(self.folding.is_snapshot_point(event) for event in new_events)
         fields = meta(after) if callable(meta) else meta
         snapshot = (self.folding.engine_version, self.folding.dump(after)) if snapshot_due else None
         result = self.store.append(
@@ -200,6 +200,13 @@ class Repository(Generic[S, E]):
             return self.get(aggregate_id), result
         self._remember(aggregate_id, after, result.head_hash)
         return after, result
+
+    def _fold_new(self, state: S | None, events: Sequence[E]) -> S:
+        """Events about to be appended folded onto `state` (None: they create the aggregate)."""
+        after = self.folding.evolve(state, events[0])
+        for event in events[1:]:
+            after = self.folding.evolve(after, event)
+        return after
 
     def _remember(self, aggregate_id: str, state: S, head_hash: str | None) -> None:
         if head_hash is not None:

@@ -362,15 +362,29 @@ def abandon(table: Table, idle_s: int, by: str | None = None) -> list[Event]:
     return [MATCH_ABANDONED(None, data), *_reveal_pending(table)]
 
 
-def settled(table: Table, events: list[Event]) -> list[Event]:
+@dataclass(frozen=True)
+class Settled:
+    """A move's events followed by the system's steps they leave owing, and the table after all of them
+    (their fold, which finding the steps needs anyway: the caller stores it without folding again)."""
+
+    events: list[Event]
+    table: Table
+
+
+def settle(table: Table, events: list[Event]) -> Settled:
     """`events` (a move decided on `table`) followed by what the system then does without a player: a
     round's scoring, the next deal, the match's end. So a move and the steps it leaves owing are one
     append, as a claim that fills the match is one append with its first deal: nobody waits for a
     worker between the last trick of a round and the first of the next."""
-    after = table
+    steps, after = _system_steps(applied(table, events))
+    return Settled([*events, *steps], after)
+
+
+def applied(table: Table, events: list[Event]) -> Table:
+    """The table after `events`."""
     for event in events:
-        after = evolve(after, event)
-    return [*events, *system_step(after)]
+        table = evolve(table, event)
+    return table
 
 
 def system_step(table: Table) -> list[Event]:
@@ -379,12 +393,17 @@ def system_step(table: Table) -> list[Event]:
     Runs until the game waits for a player again (or is over). Decks come from the operator's list,
     then from the match seed, so the same match always deals the same cards.
     """
+    return _system_steps(table)[0]
+
+
+def _system_steps(table: Table) -> tuple[list[Event], Table]:
+    """`system_step`'s events, and the table after them."""
     events: list[Event] = []
     while step := system_events(table):
         for event in step:
             table = evolve(table, event)
         events.extend(step)
-    return events
+    return events, table
 
 
 def system_events(table: Table) -> list[Event]:

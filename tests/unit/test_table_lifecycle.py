@@ -140,18 +140,19 @@ def test_the_bots_turn_and_the_rounds_end_are_owed_to_the_workers():
 def test_a_settled_move_brings_the_rounds_scoring_and_next_deal_with_it():
     table = human_vs_bot()
     move = tables.act(table, 0, first_legal(table, 0))
-    assert tables.settled(table, move) == move  # mid-round: nothing follows the move
+    assert tables.settle(table, move) == tables.Settled(move, apply(table, move))  # mid-round: nothing follows
     for _ in range(100):
         to_act = tables.seat_view(table, 0)["to_act"][0]
         move = tables.act(table, to_act, first_legal(table, to_act))
         if tables.owed_work(apply(table, move)) == [("advance", None)]:
             break
         table = apply(table, move)
-    settled = tables.settled(table, move)
-    after = apply(table, settled)
-    assert settled == move + tables.system_step(apply(table, move))
-    assert types(settled)[-4:] == ["round_scored", "deal_revealed", "deal_committed", "dealt"]
+    settled = tables.settle(table, move)
+    after = apply(table, settled.events)
+    assert settled.events == move + tables.system_step(apply(table, move))
+    assert types(settled.events)[-4:] == ["round_scored", "deal_revealed", "deal_committed", "dealt"]
     assert after.deals == table.deals + 1 and tables.owed_work(after) != [("advance", None)]
+    assert settled.table == after  # the fold the caller stores without folding again
 
 
 def test_a_timed_out_turn_is_played_by_the_stand_in_bot_and_counted():
