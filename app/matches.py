@@ -417,12 +417,9 @@ class Matches:
             return 0
         idle_s = self._idle_s(game_id, table, now_ms)
         if idle_s >= idle_expiry_s:
-            events = tables.abandon(table, int(idle_s))  # it ends the match: no step follows
-            return int(
-                self._commit_job(
-                    game_id, table, tables.Settled(events, tables.applied(table, events)), time.monotonic()
-                )
-            )
+            events = tables.abandon(table, int(idle_s))
+            ended = tables.Settled(events, tables.applied(table, events))  # the match is over: no step follows
+            return int(self._commit_job(game_id, table, ended, time.monotonic()))
         return int(self.jobs.repair(self._owed_jobs(table)) > 0)
 
     # -- helpers ----------------------------------------------------------------------------------
