@@ -400,8 +400,7 @@ def _system_steps(table: Table) -> tuple[list[Event], Table]:
     """`system_step`'s events, and the table after them."""
     events: list[Event] = []
     while step := system_events(table):
-        for event in step:
-            table = evolve(table, event)
+        table = applied(table, step)
         events.extend(step)
     return events, table
 

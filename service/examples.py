@@ -15,12 +15,8 @@ def _view() -> dict:
         [{"kind": "human"}, {"kind": "bot", "level": "basic"}],
         seed=7,
     )
-    table = None
-    for event in events:
-        table = tables.evolve(table, event)
-    for event in tables.claim_seat(table, 0, "Ana", "0" * 64):
-        table = tables.evolve(table, event)
-    return tables.seat_view(table, 0)
+    table = fold(events)
+    return tables.seat_view(tables.applied(table, tables.claim_seat(table, 0, "Ana", "0" * 64)), 0)
 
 
 VIEW = _view()
@@ -39,8 +35,7 @@ def _played_out() -> list[dict]:
     while not table.finished:
         work = tables.owed_work(table)
         step = tables.system_step(table) if work == [("advance", None)] else tables.bot_move(table, work[0][1])
-        for event in step:
-            table = tables.evolve(table, event)
+        table = tables.applied(table, step)
         events += step
     return events
 
