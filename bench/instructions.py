@@ -69,13 +69,10 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _compare(base: str, moves: int, redis_url: str) -> None:
-    with tempfile.TemporaryDirectory(prefix="talon-instructions-") as tmp:
-        worktree = Path(tmp) / "base"
-        subprocess.run(["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=REPO, check=True)
-        try:
-            this, earlier = per_move(REPO, moves, redis_url), per_move(worktree, moves, redis_url)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=REPO, check=False)
+    from bench.checkouts import checkout_of  # not at the top: the driver runs inside an earlier commit's tree
+
+    with checkout_of(base) as worktree:
+        this, earlier = per_move(REPO, moves, redis_url), per_move(worktree, moves, redis_url)
     print(f"instructions per move, {moves} moves after {WARM_UP}:")
     print(f"  {base:<12} {earlier:>12,}")
     print(f"  {'this':<12} {this:>12,}   this / {base}: {this / earlier:.4f}")

@@ -12,25 +12,17 @@ Prints the throughput of each, the ratio per round and in all, and the CPU one a
 from __future__ import annotations
 
 import argparse
-import subprocess
-import tempfile
 from pathlib import Path
 
 import tests.support.processes as processes
 from bench import figures, load
+from bench.checkouts import checkout_of
 from bench.stack import Stack
 
 
 def run(base: str, clients: int, rounds: int, seconds: float) -> None:
-    with tempfile.TemporaryDirectory(prefix="talon-versus-") as tmp:
-        worktree = Path(tmp) / "base"
-        subprocess.run(
-            ["git", "worktree", "add", "--detach", "-q", str(worktree), base], cwd=processes.REPO, check=True
-        )
-        try:
-            _compare({"base": _stack_in(worktree), "this": _stack_in(processes.REPO)}, clients, rounds, seconds)
-        finally:
-            subprocess.run(["git", "worktree", "remove", "--force", str(worktree)], cwd=processes.REPO, check=False)
+    with checkout_of(base) as worktree:
+        _compare({"base": _stack_in(worktree), "this": _stack_in(processes.REPO)}, clients, rounds, seconds)
 
 
 def _stack_in(repo: Path) -> Stack:
