@@ -44,8 +44,16 @@ Results are plain arrays tagged by a word, so callers need no error-message pars
 #         record the stream's newest entry: the stream was not written by this script, or was edited since).
 
 # Lua has no hex decoding of its own: sha1hex gives 40 hex digits, the entry stores their 20 bytes.
+# Those 40 digits are five 32-bit numbers, packed big-endian by the struct library Redis gives scripts:
+# a few calls into C, where decoding the digits pair by pair through a Lua function was a fifth of what
+# an append's script cost Redis. Anything that is not 40 hex digits is still decoded pair by pair.
 HEX_TO_BYTES = """
 local function hex_to_bytes(hex)
+  if #hex == 40 and not string.find(hex, '%X') then
+    local s = string.sub
+    return struct.pack('>I4I4I4I4I4', tonumber(s(hex, 1, 8), 16), tonumber(s(hex, 9, 16), 16),
+      tonumber(s(hex, 17, 24), 16), tonumber(s(hex, 25, 32), 16), tonumber(s(hex, 33, 40), 16))
+  end
   return (string.gsub(hex, '%x%x', function(pair) return string.char(tonumber(pair, 16)) end))
 end
 """

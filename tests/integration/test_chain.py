@@ -7,6 +7,7 @@ import hashlib
 
 import pytest
 
+from events import scripts
 from events.audit import entry_hash, genesis_hash, verify_chain
 from events.codec import pack, unpack
 from events.store import EventStore, GameExists, RawEntry
@@ -169,3 +170,19 @@ def test_import_writes_a_game_as_it_was(store, r):
         store.import_entries("g9", [raw[1], raw[0]], meta)
     with pytest.raises(ValueError):
         store.import_entries("g9", [RawEntry(1, "{}", None, None)], None)
+
+
+@pytest.mark.parametrize(
+    "hex_digits",
+    [
+        hashlib.sha1(b"an entry").hexdigest(),
+        "0" * 40,
+        "f" * 40,
+        "80000000" "7fffffff" "00000001" "ffffffff" "00000080",  # each word's top bit, both ways
+        "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709",  # capitals are hex digits too
+        "0a1b",  # not a sha1: decoded pair by pair
+    ],
+)
+def test_the_scripts_decode_hex_digits_to_their_bytes(r, hex_digits):
+    decoded = r.eval(scripts.HEX_TO_BYTES + "return hex_to_bytes(ARGV[1])", 0, hex_digits)
+    assert decoded == bytes.fromhex(hex_digits)
