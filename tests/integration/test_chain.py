@@ -178,7 +178,7 @@ def test_import_writes_a_game_as_it_was(store, r):
         hashlib.sha1(b"an entry").hexdigest(),
         "0" * 40,
         "f" * 40,
-        "80000000" "7fffffff" "00000001" "ffffffff" "00000080",  # each word's top bit, both ways
+        "800000007fffffff00000001ffffffff00000080",  # each word's top bit, both ways
         "DA39A3EE5E6B4B0D3255BFEF95601890AFD80709",  # capitals are hex digits too
         "0a1b",  # not a sha1: decoded pair by pair
     ],
