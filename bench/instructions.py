@@ -1,5 +1,5 @@
-"""`python -m bench.instructions [--moves N] [--base REV]`: the instructions a move costs the API's own
-code, counted by valgrind: a figure the host's speed does not move.
+"""`python -m bench.instructions [--moves N] [--base REV] [--with-redis]`: the instructions a move costs
+the API's own code (and Redis), counted by valgrind: a figure the host's speed does not move.
 
 The host's speed swings by a third from one slice to the next here: bench.versus needs a change of about
 5% to see it, and two `make bench` runs differ by more than that. The same seeded matches played by the
@@ -18,7 +18,12 @@ Not counted: gunicorn and gevent (per request the same for the bare endpoints), 
 every system call, Redis, the workers and the clients. So the count is a share of what `make bench`
 measures, the share the service's own code decides: compare counts, not the count with the bench's
 milliseconds. With `--base REV`, that commit's code (a temporary git worktree, this checkout's
-virtualenv) is counted the same way against the same Redis, after this checkout's.
+virtualenv) is counted the same way, after this checkout's.
+
+With `--with-redis`, also what the same moves cost Redis: a fresh redis-server runs under valgrind (the
+driver does not), from its start to its stop, once for WARM_UP + N moves and once for WARM_UP; its Lua
+scripts are the counted checkout's. Redis is shared by every API process of a deployment, so its cost
+per move bounds what all of them together can serve.
 
 Needs valgrind (Debian: `apt-get install valgrind`); `make test` runs the driver without it.
 """
@@ -47,6 +52,9 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.instructions", description=__doc__.split("\n\n")[0])
     parser.add_argument("--moves", type=int, default=200, help="moves counted, after the warm-up (default 200)")
     parser.add_argument("--base", help="also count this commit's code, to compare")
+    parser.add_argument(
+        "--with-redis", action="store_true", help="also count what the moves cost Redis (its server under valgrind)"
+    )
     parser.add_argument("--drive", type=int, help=argparse.SUPPRESS)  # the counted process itself
     parser.add_argument("--redis", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -55,62 +63,91 @@ def main(argv: list[str] | None = None) -> None:
         return
     if shutil.which("valgrind") is None:
         sys.exit("bench.instructions needs valgrind (Debian: apt-get install valgrind)")
-    from tests.support.redis_proc import RedisProcess
-
-    redis_server = RedisProcess().start()
-    try:
-        if args.base:
-            _compare(args.base, args.moves, redis_server.url)
-        else:
-            count = per_move(REPO, args.moves, redis_server.url)
-            print(f"instructions per move, {args.moves} moves after {WARM_UP}: {count:,}")
-    finally:
-        redis_server.stop()
-
-
-def _compare(base: str, moves: int, redis_url: str) -> None:
+    counted = {"the API's code": api_per_move, **({"Redis": redis_per_move} if args.with_redis else {})}
+    print(f"instructions per move, {args.moves} moves after {WARM_UP}:")
+    if not args.base:
+        for part, per_move in counted.items():
+            print(f"  {part:<16} {per_move(REPO, args.moves):>12,}")
+        return
     from bench.checkouts import checkout_of  # not at the top: the driver runs inside an earlier commit's tree
 
-    with checkout_of(base) as worktree:
-        this, earlier = per_move(REPO, moves, redis_url), per_move(worktree, moves, redis_url)
-    print(f"instructions per move, {moves} moves after {WARM_UP}:")
-    print(f"  {base:<12} {earlier:>12,}")
-    print(f"  {'this':<12} {this:>12,}   this / {base}: {this / earlier:.4f}")
+    with checkout_of(args.base) as worktree:
+        for part, per_move in counted.items():
+            this, earlier = per_move(REPO, args.moves), per_move(worktree, args.moves)
+            print(
+                f"  {part:<16} {args.base}: {earlier:>12,}   this: {this:>12,}   this / {args.base}: {this / earlier:.4f}"
+            )
 
 
-def per_move(checkout: Path, moves: int, redis_url: str) -> int:
-    """Instructions per move of the code in `checkout`: WARM_UP + moves less WARM_UP, each counted once."""
-    return (_count(checkout, moves, redis_url) - _count(checkout, 0, redis_url)) // moves
+def api_per_move(checkout: Path, moves: int) -> int:
+    """Instructions per move of the API's code in `checkout`: WARM_UP + moves less WARM_UP, each counted once."""
+    from tests.support.redis_proc import RedisProcess
+
+    server = RedisProcess().start()
+    try:
+        return (_count_driver(checkout, moves, server.url) - _count_driver(checkout, 0, server.url)) // moves
+    finally:
+        server.stop()
 
 
-def _count(checkout: Path, moves: int, redis_url: str) -> int:
+def redis_per_move(checkout: Path, moves: int) -> int:
+    """Instructions per move of a redis-server serving the API's code in `checkout` (the scripts are that
+    code's): the server runs under valgrind, the driver does not."""
+    return (_count_redis(checkout, moves) - _count_redis(checkout, 0)) // moves
+
+
+def _valgrind(report: str) -> list[str]:
+    return [
+        "valgrind",
+        "--tool=cachegrind",
+        "--cache-sim=no",
+        "--cachegrind-out-file=/dev/null",
+        f"--log-file={report}",
+    ]
+
+
+def _refs(report: str, what: str) -> int:
+    found = _REFS.search(Path(report).read_text())
+    if found is None:
+        raise RuntimeError(f"valgrind gave no instruction count for {what}")
+    return int(found.group(1).replace(",", ""))
+
+
+def _drive_command(moves: int, redis_url: str) -> list[str]:
+    return [sys.executable, str(_HERE), "--drive", str(moves), "--redis", redis_url]
+
+
+def _run_driver(command: list[str], checkout: Path) -> None:
+    subprocess.run(
+        command,
+        cwd=checkout,
+        # The checkout's packages first; a fixed hash seed, so that sets and dicts iterate alike in every run.
+        env={**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,  # the request log: its writes' instructions count all the same
+        check=True,
+    )
+
+
+def _count_driver(checkout: Path, moves: int, redis_url: str) -> int:
     """The instructions of one driver process (WARM_UP + `moves` moves) running the code in `checkout`."""
     with tempfile.NamedTemporaryFile(prefix="talon-cachegrind-", suffix=".log") as report:
-        subprocess.run(
-            [
-                "valgrind",
-                "--tool=cachegrind",
-                "--cache-sim=no",
-                "--cachegrind-out-file=/dev/null",
-                f"--log-file={report.name}",
-                sys.executable,
-                str(_HERE),
-                "--drive",
-                str(moves),
-                "--redis",
-                redis_url,
-            ],
-            cwd=checkout,
-            # The checkout's packages first; a fixed hash seed, so that sets and dicts iterate alike in every run.
-            env={**os.environ, "PYTHONPATH": str(checkout), "PYTHONHASHSEED": "0"},
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,  # the request log: its writes' instructions count all the same
-            check=True,
-        )
-        found = _REFS.search(Path(report.name).read_text())
-    if found is None:
-        raise RuntimeError(f"valgrind gave no instruction count for {checkout}")
-    return int(found.group(1).replace(",", ""))
+        _run_driver([*_valgrind(report.name), *_drive_command(moves, redis_url)], checkout)
+        return _refs(report.name, f"the driver in {checkout}")
+
+
+def _count_redis(checkout: Path, moves: int) -> int:
+    """The instructions of a fresh redis-server, from its start to its stop, serving one driver's WARM_UP +
+    `moves` moves."""
+    from tests.support.redis_proc import RedisProcess
+
+    with tempfile.NamedTemporaryFile(prefix="talon-cachegrind-redis-", suffix=".log") as report:
+        server = RedisProcess(wrapper=_valgrind(report.name), start_timeout_s=60).start()
+        try:
+            _run_driver(_drive_command(moves, server.url), checkout)
+        finally:
+            server.stop()  # valgrind writes its count when the server exits
+        return _refs(report.name, f"Redis serving {checkout}")
 
 
 def drive(moves: int, redis_url: str) -> str:

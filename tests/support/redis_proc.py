@@ -28,10 +28,20 @@ def redis_binary() -> str:
 class RedisProcess:
     """Starts redis-server on a free loopback port in its own temporary directory."""
 
-    def __init__(self, appendonly: bool = False, port: int | None = None, workdir: str | None = None):
+    def __init__(
+        self,
+        appendonly: bool = False,
+        port: int | None = None,
+        workdir: str | None = None,
+        wrapper: list[str] | None = None,
+        start_timeout_s: float = 10,
+    ):
+        """`wrapper`: a command the server runs under (bench.instructions counts Redis with valgrind)."""
         self.port = port or free_port()
         self.dir = workdir or tempfile.mkdtemp(prefix="talon-redis-")
         self.appendonly = appendonly
+        self.wrapper = wrapper or []
+        self.start_timeout_s = start_timeout_s
         self.proc: subprocess.Popen | None = None
 
     @property
@@ -40,6 +50,7 @@ class RedisProcess:
 
     def start(self) -> RedisProcess:
         args = [
+            *self.wrapper,
             redis_binary(),
             "--port",
             str(self.port),
@@ -58,7 +69,7 @@ class RedisProcess:
         ]
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         client = redis.Redis.from_url(self.url)
-        deadline = time.monotonic() + 10
+        deadline = time.monotonic() + self.start_timeout_s
         while True:
             try:
                 client.ping()
