@@ -248,8 +248,7 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
         if matched is None:
             out.findings.append(_mismatch(events, i, *best))
             # A deal that departs from the replay is still checked against its revealed deck.
-            for event in best[1][: max(best[0], 0)]:
-                table = tables.evolve(table, event)
+            table = tables.applied(table, best[1][: max(best[0], 0)])
             if i + max(best[0], 0) < len(events) and plain[i + max(best[0], 0)]["type"] == "dealt":
                 out.deal_states[table.deals + 1] = table.state
             return out

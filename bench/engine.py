@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from app.matches import TABLE_FOLDING
 from events.repository import Repository
 from events.store import EventStore
+from games import replay
 from games import table as tables
 
 # (label, game, options, seats) of the matches measured: each game's longest usual form.
@@ -46,13 +47,7 @@ def measure(store: EventStore, label: str, game_id: str, repetitions: int, legal
     stored = store.read(game_id)
     events = [{"type": e.type, "actor": e.actor, "data": e.data} for e in stored]
 
-    def fold(items=events):
-        table = None
-        for event in items:
-            table = tables.evolve(table, event)
-        return table
-
-    final = fold()
+    final = replay.fold(events)
     cold = Repository(store, TABLE_FOLDING, cache_size=0)
     assert tables.dump(cold.get(game_id)) == tables.dump(final), "snapshot + tail differs from a full replay"
     snapshot, tail = store.load(game_id, TABLE_FOLDING.engine_version)
@@ -61,7 +56,7 @@ def measure(store: EventStore, label: str, game_id: str, repetitions: int, legal
         len(events),
         final.deals,
         read_s=median_time(lambda: store.read(game_id), repetitions),
-        fold_s=median_time(fold, repetitions),
+        fold_s=median_time(lambda: replay.fold(events), repetitions),
         snapshot_s=median_time(lambda: cold.get(game_id), repetitions),
         tail=len(tail),
         **_legal_rate(events, legal_budget),

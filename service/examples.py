@@ -34,9 +34,13 @@ def _played_out() -> list[dict]:
     table = fold(events)
     while not table.finished:
         work = tables.owed_work(table)
-        step = tables.system_step(table) if work == [("advance", None)] else tables.bot_move(table, work[0][1])
-        table = tables.applied(table, step)
-        events += step
+        if work == [("advance", None)]:
+            step = tables.settle(table, [])  # the system's step, with the table after it
+        else:
+            move = tables.bot_move(table, work[0][1])
+            step = tables.Settled(move, tables.applied(table, move))
+        table = step.table
+        events += step.events
     return events
 
 
@@ -55,8 +59,7 @@ def _rematch() -> dict:
         rematch_of="5d1c0e7f9a2b4c3d",
     )
     table = fold(created)
-    for event in tables.claim_seat(table, 0, "Ana", "0" * 64, reserved_ok=True):
-        table = tables.evolve(table, event)
+    table = tables.applied(table, tables.claim_seat(table, 0, "Ana", "0" * 64, reserved_ok=True))
     return {
         "game_id": table.game_id,
         "seat": 0,
