@@ -19,17 +19,18 @@ behind them (the moves' p99 with 10,000 connections open, bench/streams.py).
 from __future__ import annotations
 
 import contextlib
-import threading
 from collections.abc import Iterator
+from typing import Any
 
-from service.parking import AGAIN
+from service.cooperative import bounded_semaphore
+from service.parking import opens_a_wait
 
 ENVIRON_KEY = "talon.slot"
 EXEMPT = frozenset({"/livez", "/readyz"})
 
 
 class Slot:
-    def __init__(self, slots: threading.BoundedSemaphore):
+    def __init__(self, slots: Any):  # a bounded semaphore (service/cooperative.py)
         self._slots, self._held = slots, False
 
     def take(self) -> None:
@@ -53,22 +54,13 @@ class Slot:
                 self.take()
 
 
-def opens_a_wait(environ: dict) -> bool:
-    """An event stream opened, a long-poll (`?wait=`), or a parked long-poll run again to be answered."""
-    return (
-        environ.get("PATH_INFO", "").endswith("/stream")
-        or "wait=" in environ.get("QUERY_STRING", "")
-        or AGAIN in environ
-    )
-
-
 class Admission:
     """WSGI middleware around the app."""
 
     def __init__(self, app, slots: int):
         self.app = app
-        self.slots = threading.BoundedSemaphore(slots)
-        self.waiting_slots = threading.BoundedSemaphore(max(1, slots // 2))
+        self.slots = bounded_semaphore(slots)
+        self.waiting_slots = bounded_semaphore(max(1, slots // 2))
 
     def __call__(self, environ, start_response):
         if environ.get("PATH_INFO") in EXEMPT:

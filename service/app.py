@@ -15,7 +15,7 @@ from service import errors, headers, observability, schemas, shutdown, stream
 from service.admission import Admission
 from service.botcap import BotMatchCap
 from service.caps import Caps
-from service.http import check_json_body, read_body_in_time
+from service.http import read_body
 from service.hub import Hub
 from service.limits import init_limits
 from service.parking import Parking, ParkingMiddleware
@@ -157,10 +157,10 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.extensions["talon_api"] = api
 
     app.wsgi_app = ParkingMiddleware(
-        Admission(CloseAfterTooLarge(app.wsgi_app), settings.admission_slots), app.extensions["talon_parking"]
+        Admission(CloseAfterTooLarge(app.wsgi_app, settings.max_body_bytes), settings.admission_slots),
+        app.extensions["talon_parking"],
     )
-    app.before_request(read_body_in_time)
-    app.before_request(check_json_body)  # after the body is read, in time
+    app.before_request(read_body)
     # Registered after Api(): flask-smorest's own handler drops headers such as Allow and Retry-After.
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():

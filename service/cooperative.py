@@ -2,23 +2,25 @@
 running CPU-heavy work off the loop.
 
 The API serves under gunicorn's gevent worker (deploy/gunicorn.conf.py): every connection is a greenlet
-and no connection holds an OS thread. Three things need the loop itself, through gevent's public API:
+and no connection holds an OS thread. Four things need the loop itself, through gevent's public API:
 
 - `watch_disconnect`: a client that closes an event stream or a long-poll is gone within moments (its
   socket reads as end of file); the waiter is woken at once instead of at its next heartbeat.
 - `deadline`: a body that arrives too slowly is cut off after a total time, not per read.
 - `offload`: pure CPU work that takes long (the expert's hint: up to 0.3 s) runs in gevent's thread
   pool, so the loop keeps serving every other connection meanwhile.
+- `bounded_semaphore`: the admission's slots (service/admission.py), taken and given back on every
+  request, wait on the loop.
 
 Without gevent (the Flask test client, a plain WSGI server) they fall back to doing nothing special:
-no watcher, no deadline, work runs inline.
+no watcher, no deadline, work runs inline, threading's semaphore.
 """
 
 from __future__ import annotations
 
-import contextlib
 import socket
-from collections.abc import Callable, Iterator
+import threading
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -41,19 +43,35 @@ class Deadline(Exception):
     """The time given to `deadline` ran out."""
 
 
-@contextlib.contextmanager
-def deadline(seconds: float) -> Iterator[None]:
-    """Raises Deadline if the block takes longer than `seconds` in all (on gevent's loop only)."""
+class deadline:
+    """Raises Deadline if the block takes longer than `seconds` in all (on gevent's loop only). A class
+    rather than a generator: it runs on every request that sends a body."""
+
+    def __init__(self, seconds: float):
+        self.seconds = seconds
+        self._timeout: Any = None
+
+    def __enter__(self) -> None:
+        gevent = _gevent()
+        if gevent is not None:
+            self._timeout = gevent.Timeout(self.seconds, Deadline)
+            self._timeout.start()
+
+    def __exit__(self, *exc: object) -> None:
+        if self._timeout is not None:
+            self._timeout.close()
+
+
+def bounded_semaphore(value: int) -> Any:
+    """A bounded semaphore of `value` slots: gevent's on its loop (compiled, and a waiter waits on the
+    loop; threading's, written in Python over a condition, took a few microseconds per request), else
+    threading's."""
     gevent = _gevent()
     if gevent is None:
-        yield
-        return
-    timeout = gevent.Timeout(seconds, Deadline)
-    timeout.start()
-    try:
-        yield
-    finally:
-        timeout.close()
+        return threading.BoundedSemaphore(value)
+    from gevent.lock import BoundedSemaphore
+
+    return BoundedSemaphore(value)
 
 
 def spawn(work: Callable[..., Any], *args: Any, name: str = "") -> None:
@@ -64,8 +82,6 @@ def spawn(work: Callable[..., Any], *args: Any, name: str = "") -> None:
     if gevent is not None:
         gevent.spawn(work, *args)
     else:
-        import threading
-
         threading.Thread(target=work, args=args, name=name or None, daemon=True).start()
 
 

@@ -112,20 +112,6 @@ def view_response(
     )
 
 
-def read_body_in_time() -> None:
-    """A before-request hook: a request's body is read whole within Settings.body_timeout_s, or the
-    request gets 408 (a client that trickles its body cannot hold a connection for ever)."""
-    if not request.content_length and "chunked" not in request.headers.get("Transfer-Encoding", ""):
-        return
-    try:
-        with cooperative.deadline(settings().body_timeout_s):
-            request.get_data(cache=True)
-    except cooperative.Deadline:
-        raise Problem(
-            408, "request-timeout", f"the request body did not arrive within {settings().body_timeout_s:g} s"
-        ) from None
-
-
 def unauthorized(detail: str) -> Problem:
     return Problem(401, "unauthorized", detail, headers=WWW_AUTHENTICATE)
 
@@ -244,16 +230,34 @@ def parameters(blp, **schemas):
 MAX_JSON_DEPTH = 32  # the deepest body the API takes is 3 levels (decks); Python's json recurses per level
 
 
-def check_json_body() -> None:
-    """A before-request hook: a JSON body is parsed once here, by orjson, and refused with 400 when it does
-    not parse (a lone surrogate such as "\\ud800" among the reasons) or nests deeper than MAX_JSON_DEPTH.
-    Routes whose arguments webargs parses read the same body with the json module, which recurses per
-    level (a RecursionError, a 500, on 3,000 nested arrays) and lets lone surrogates through (a 500 when
-    they are stored): neither reaches it now."""
-    if not request.is_json or not request.get_data(cache=True):
+def read_body() -> None:
+    """The before-request hook of every request that sends a body (Content-Length or chunked; any other
+    request passes at once, on two environ lookups):
+
+    - the body is read whole within Settings.body_timeout_s, or the request gets 408 (a client that
+      trickles its body cannot hold a connection for ever);
+    - a JSON body is parsed once, here, by orjson, and refused with 400 when it does not parse (a lone
+      surrogate such as "\\ud800" among the reasons) or nests deeper than MAX_JSON_DEPTH. Routes whose
+      arguments webargs parses read the same body with the json module, which recurses per level (a
+      RecursionError, a 500, on 3,000 nested arrays) and lets lone surrogates through (a 500 when they
+      are stored): neither reaches it now."""
+    environ = request.environ
+    if (
+        environ.get("CONTENT_LENGTH", "") in ("", "0")
+        and "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
+    ):
         return
     try:
-        body = orjson.loads(request.get_data(cache=True))
+        with cooperative.deadline(settings().body_timeout_s):
+            data = request.get_data(cache=True)
+    except cooperative.Deadline:
+        raise Problem(
+            408, "request-timeout", f"the request body did not arrive within {settings().body_timeout_s:g} s"
+        ) from None
+    if not data or not request.is_json:
+        return
+    try:
+        body = orjson.loads(data)
     except orjson.JSONDecodeError as bad:
         raise invalid_request([{"in": "body", "field": "", "detail": f"not valid JSON: {bad}"}]) from None
     if _too_deep(body):
@@ -278,7 +282,7 @@ def _too_deep(value) -> bool:
 
 
 def json_body():
-    """The request's JSON body as `check_json_body` read it, or None when it is not JSON (then
+    """The request's JSON body as `read_body` read it, or None when it is not JSON (then
     `load_body` says why). Flask's own reader uses the json module."""
     return g.get("talon_json") if request.is_json else None
 

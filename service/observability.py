@@ -13,6 +13,7 @@ import contextvars
 import functools
 import logging
 import os
+import random
 import re
 import time
 
@@ -39,6 +40,16 @@ LIVE_CONNECTIONS = Gauge(
 _started: contextvars.ContextVar[float | None] = contextvars.ContextVar("started", default=None)
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
+# New request ids: 128 random bits as 32 hex digits (as uuid4().hex), drawn from a generator seeded from
+# the system's randomness once per process, not with a system call per request. They only tie a response
+# to its log lines: unique is all they need to be, not unpredictable.
+_ids = random.Random(os.urandom(32))
+os.register_at_fork(after_in_child=lambda: _ids.seed(os.urandom(32)))  # each gunicorn worker its own
+
+
+def new_request_id() -> str:
+    return f"{_ids.getrandbits(128):032x}"
+
 
 def bind(**context) -> None:
     """Adds request context (game_id, seat) to every log line of the current request."""
@@ -58,8 +69,7 @@ def init_app(app: Flask, application: Application) -> None:
     def _start():
         _started.set(time.perf_counter())
         incoming = request.environ.get("HTTP_X_REQUEST_ID", "")
-        # 32 random hex digits, as uuid4().hex gives them, without building a UUID on every request.
-        logformat.request_id.set(incoming if REQUEST_ID.match(incoming) else os.urandom(16).hex())
+        logformat.request_id.set(incoming if REQUEST_ID.match(incoming) else new_request_id())
         logformat.game_id.set((request.view_args or {}).get("game_id"))
         logformat.seat.set(None)
 

@@ -559,6 +559,16 @@ _AGAIN_KEYS = (
 )
 
 
+def opens_a_wait(environ: dict) -> bool:
+    """An event stream opened, a long-poll (`?wait=`), or a parked long-poll run again to be answered:
+    the only requests whose routes set PLAN or POLL."""
+    return (
+        environ.get("PATH_INFO", "").endswith("/stream")
+        or "wait=" in environ.get("QUERY_STRING", "")
+        or AGAIN in environ
+    )
+
+
 def can_park(environ: dict) -> bool:
     """Whether this request may be parked: under gunicorn's gevent worker, not already run again."""
     return AGAIN not in environ and environ.get("gunicorn.socket") is not None and gevent_loop() is not None
@@ -585,6 +595,8 @@ class ParkingMiddleware:
         self.app, self.parking = app, parking
 
     def __call__(self, environ, start_response):
+        if not opens_a_wait(environ):  # the moves and views pass straight through
+            return self.app(environ, start_response)
         captured: list = []
 
         def start(status, headers, exc_info=None):

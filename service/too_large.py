@@ -20,12 +20,12 @@ HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "ke
 class CloseAfterTooLarge:
     """WSGI middleware around the Flask app."""
 
-    def __init__(self, app):
-        self.app = app
+    def __init__(self, app, max_bytes: int):
+        self.app, self.max_bytes = app, max_bytes
 
     def __call__(self, environ, start_response):
         sock = environ.get("gunicorn.socket")
-        if sock is None or not _has_body(environ):  # only a request that sends a body can be too large
+        if sock is None or not _may_be_too_large(environ, self.max_bytes):
             return self.app(environ, start_response)
         captured: list = []
 
@@ -49,11 +49,14 @@ class CloseAfterTooLarge:
         return ALREADY_HANDLED
 
 
-def _has_body(environ: dict) -> bool:
-    return (
-        environ.get("CONTENT_LENGTH", "") not in ("", "0")
-        or "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-    )
+def _may_be_too_large(environ: dict, max_bytes: int) -> bool:
+    """A body announced as larger than `max_bytes`, or one whose size is known only once read (chunked)."""
+    if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
+        return True
+    try:
+        return int(environ.get("CONTENT_LENGTH") or 0) > max_bytes
+    except ValueError:
+        return True
 
 
 def _send_and_close(sock: socket.socket, status: str, headers: list, payload: bytes) -> None:

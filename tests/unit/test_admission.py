@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import threading
 
-from service.admission import Admission, opens_a_wait
-from service.parking import AGAIN
+from service.admission import Admission
+from service.parking import AGAIN, opens_a_wait
 
 
 class Gate:
