@@ -333,12 +333,42 @@ def problems(blp, *slugs: str):
     """Document the problems a route answers with, one response per status listing the problem types
     (service/problems.py TYPES) and when each happens, plus `default` for the errors any route may give
     (500, 503): one flask-smorest `doc` (one wrapper, where an `alt_response` each made ten)."""
+    return blp.doc(responses=problem_responses(slugs))
+
+
+def problem_responses(slugs) -> dict:
     by_status: dict[int, list[str]] = {}
     for slug in slugs:
         by_status.setdefault(TYPES[slug].status, []).append(slug)
-    responses = {status: _problem_response(found, HEADERS.get(status)) for status, found in sorted(by_status.items())}
+    responses: dict = {
+        status: _problem_response(found, HEADERS.get(status)) for status, found in sorted(by_status.items())
+    }
     responses["default"] = _problem_response(ALWAYS, RETRY_AFTER)
-    return blp.doc(responses=responses)
+    return responses
+
+
+def answer(description: str, schema: dict | None = None, *, headers: dict | None = None, example=None) -> dict:
+    """One of a route's answers as OpenAPI describes it: a JSON body of `schema` (a component's `ref`),
+    or none."""
+    response: dict = {"description": description}
+    if headers:
+        response["headers"] = headers
+    if schema is not None:
+        response["content"] = {
+            "application/json": {"schema": schema, **({} if example is None else {"example": example})}
+        }
+    return response
+
+
+def documented(blp, *, answers: dict, problems: tuple[str, ...], parameters: dict | None = None, **operation):
+    """The whole OpenAPI description of a route that returns its Response itself (its `answers` by
+    status, see `answer`; the `problems` it answers with; its `parameters` by location, as `parameters`
+    takes them; the operation's other fields) in one flask-smorest `doc`. flask-smorest's decorators each
+    wrap the view in a function of its own, run on every request: the routes every move goes through
+    (the view and the action) carried five such wrappers."""
+    if parameters:
+        operation["parameters"] = [{"in": location, "schema": schema} for location, schema in parameters.items()]
+    return blp.doc(responses={**answers, **problem_responses(problems)}, **operation)
 
 
 def _problem_response(slugs, headers: dict | None) -> dict:

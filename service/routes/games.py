@@ -16,9 +16,11 @@ from games import table as tables
 from games.errors import NotActive, NotYourTurn, RuleError
 from service import admission, botcap, cooperative, cursors, examples, observability, parking, stream
 from service.http import (
+    answer,
     arguments,
     bearer_token,
     caller,
+    documented,
     hold_connection,
     hub,
     idempotency_key,
@@ -176,20 +178,30 @@ GAME_QUERY = GameQuery()
 
 # The two routes of every move parse their arguments themselves (a view GET mostly has none, and an
 # action mostly has a plain shape that needs no schema: service/schemas `plain_action`): their headers
-# and query are documented as parameters (service/http.py `parameters`), not parsed by a decorator.
+# and query are documented as parameters (service/http.py `documented`), not parsed by a decorator.
 @blp.route("/<game_id>", methods=["GET"])
-@blp.doc(operationId="getGame", security=SEAT_OR_SPECTATOR)
-@parameters(blp, headers=ViewHeaders(), query=GAME_QUERY)
-@blp.response(
-    200,
-    ref("View"),
-    example=examples.VIEW,
-    headers=ETAG,
-    description="The view: the seat's with its token, a spectator's without",
-)
-@blp.alt_response(304, description="Not modified: If-None-Match names the current version", headers=ETAG)
-@problems(
-    blp, "invalid-request", "unauthorized", "forbidden", "unknown-game", "too-many-requests", "too-many-connections"
+@documented(
+    blp,
+    operationId="getGame",
+    security=SEAT_OR_SPECTATOR,
+    parameters={"headers": ViewHeaders(), "query": GAME_QUERY},
+    answers={
+        200: answer(
+            "The view: the seat's with its token, a spectator's without",
+            ref("View"),
+            headers=ETAG,
+            example=examples.VIEW,
+        ),
+        304: answer("Not modified: If-None-Match names the current version", headers=ETAG),
+    },
+    problems=(
+        "invalid-request",
+        "unauthorized",
+        "forbidden",
+        "unknown-game",
+        "too-many-requests",
+        "too-many-connections",
+    ),
 )
 def get_game(game_id):
     """The view of one seat (with its token) or of a spectator (without)
@@ -312,39 +324,40 @@ def claim_seat(body, game_id):
 
 
 @blp.route("/<game_id>/actions", methods=["POST"])
-@blp.doc(
+@documented(
+    blp,
     operationId="postAction",
     security=SEAT,
     requestBody={
         "required": True,
         "content": {"application/json": {"schema": ref("Action"), "example": {"type": "play", "card": "TS"}}},
     },
-)
-@parameters(blp, headers=ActionHeaders())
-@blp.response(201, ref("View"), description="Accepted: the seat's new view", example=examples.VIEW, headers=ETAG)
-@blp.alt_response(
-    200,
-    schema=ref("View"),
-    headers=ETAG,
-    description="An idempotent replay (same Idempotency-Key and body): the action was already "
-    "accepted; the seat's view now",
-)
-@problems(
-    blp,
-    "invalid-request",
-    "malformed-action",
-    "unauthorized",
-    "forbidden",
-    "unknown-game",
-    "not-your-turn",
-    "match-not-active",
-    "busy",
-    "idempotency-key-reused",
-    "version-mismatch",
-    "request-timeout",
-    "payload-too-large",
-    "rule-violation",
-    "too-many-requests",
+    parameters={"headers": ActionHeaders()},
+    answers={
+        201: answer("Accepted: the seat's new view", ref("View"), headers=ETAG, example=examples.VIEW),
+        200: answer(
+            "An idempotent replay (same Idempotency-Key and body): the action was already accepted; the seat's "
+            "view now",
+            ref("View"),
+            headers=ETAG,
+        ),
+    },
+    problems=(
+        "invalid-request",
+        "malformed-action",
+        "unauthorized",
+        "forbidden",
+        "unknown-game",
+        "not-your-turn",
+        "match-not-active",
+        "busy",
+        "idempotency-key-reused",
+        "version-mismatch",
+        "request-timeout",
+        "payload-too-large",
+        "rule-violation",
+        "too-many-requests",
+    ),
 )
 def post_action(game_id):
     """Play one action, exactly as listed in the view's `legal_actions`
