@@ -55,15 +55,15 @@ class JsonFormatter(logging.Formatter):
             "logger": record.name,
             "msg": redact(record.getMessage()),
         }
-        context = _context()
+        context, given = _context(), record.__dict__  # a record's attributes, its `extra` among them
         for name in CONTEXT_FIELDS:
-            value = getattr(record, name, None)
+            value = given.get(name)
             value = context.get(name) if value is None else value
             if value is not None:
                 entry[name] = value
         for name in EXTRA_FIELDS:
-            if hasattr(record, name):
-                entry[name] = getattr(record, name)
+            if name in given:
+                entry[name] = given[name]
         if record.exc_info:
             entry["exc"] = redact(self.formatException(record.exc_info))
         return orjson.dumps(entry, default=str).decode()
