@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from flask import Flask
+from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
@@ -58,6 +59,20 @@ class TalonApi(Api):
     (service/http.py `problems`)."""
 
     DEFAULT_ERROR_RESPONSE_NAME = None
+
+
+class NoSessions(SessionInterface):
+    """Talon keeps no session: every caller sends its bearer token. Flask's default interface opens a
+    cookie session on every request (a signing serializer asked for, an empty session built) to find
+    none; this one hands out the same empty, read-only session."""
+
+    _none = NullSession()
+
+    def open_session(self, app, request):
+        return self._none
+
+    def save_session(self, app, session, response) -> None:
+        return None
 
 
 HUB_BLOCK_S = 25.0  # one blocking read of the fan-out hub; its client's socket timeout is a bit longer
@@ -125,6 +140,7 @@ def create_app(settings: Settings | None = None) -> Flask:
         MAX_CONTENT_LENGTH=settings.max_body_bytes,
         JSON_SORT_KEYS=False,
     )
+    app.session_interface = NoSessions()
     app.extensions["talon_application"] = application
     app.extensions["talon_settings"] = settings
 
