@@ -337,6 +337,7 @@ def problems(blp, *slugs: str):
 
 
 def problem_responses(slugs) -> dict:
+    """The OpenAPI responses for `slugs` (service/problems.py TYPES): one per status, plus `default`."""
     by_status: dict[int, list[str]] = {}
     for slug in slugs:
         by_status.setdefault(TYPES[slug].status, []).append(slug)
