@@ -248,8 +248,9 @@ def _replay(game_id: str, events: list[StoredEvent]) -> Replay:
         if matched is None:
             out.findings.append(_mismatch(events, i, *best))
             # A deal that departs from the replay is still checked against its revealed deck.
-            table = tables.applied(table, best[1][: max(best[0], 0)])
-            if i + max(best[0], 0) < len(events) and plain[i + max(best[0], 0)]["type"] == "dealt":
+            agreed = max(best[0], 0)  # the departing candidate's events that the log has too
+            table = tables.applied(table, best[1][:agreed])
+            if i + agreed < len(events) and plain[i + agreed]["type"] == "dealt":
                 out.deal_states[table.deals + 1] = table.state
             return out
         before_last = table

@@ -22,6 +22,7 @@ from service.caps import AtCapacity, Lease
 from service.hub import Hub
 from service.problems import PROBLEM_CONTENT_TYPE, TYPES, Problem, error_items, invalid_request
 from service.schemas import Problem as ProblemSchema
+from service.too_large import body_may_exceed
 
 WWW_AUTHENTICATE = {"WWW-Authenticate": 'Bearer realm="talon"'}
 CAPACITY_RETRY_S = 10
@@ -224,7 +225,12 @@ def parameters(blp, **schemas):
     """Documents a route's parameters at each location (`headers=`, `query=`: a schema instance each)
     with flask-smorest's `doc`, without `arguments`' parsing: the route parses them itself
     (`arguments`, or its own reading of a header)."""
-    return blp.doc(parameters=[{"in": location, "schema": schema} for location, schema in schemas.items()])
+    return blp.doc(parameters=_parameters(schemas))
+
+
+def _parameters(schemas: dict) -> list[dict]:
+    """A route's parameters as flask-smorest's `doc` takes them: a schema instance per location."""
+    return [{"in": location, "schema": schema} for location, schema in schemas.items()]
 
 
 MAX_JSON_DEPTH = 32  # the deepest body the API takes is 3 levels (decks); Python's json recurses per level
@@ -232,7 +238,7 @@ MAX_JSON_DEPTH = 32  # the deepest body the API takes is 3 levels (decks); Pytho
 
 def read_body() -> None:
     """The before-request hook of every request that sends a body (Content-Length or chunked; any other
-    request passes at once, on two environ lookups):
+    request passes at once, on a look at two environ entries):
 
     - the body is read whole within Settings.body_timeout_s, or the request gets 408 (a client that
       trickles its body cannot hold a connection for ever);
@@ -241,11 +247,7 @@ def read_body() -> None:
       arguments webargs parses read the same body with the json module, which recurses per level (a
       RecursionError, a 500, on 3,000 nested arrays) and lets lone surrogates through (a 500 when they
       are stored): neither reaches it now."""
-    environ = request.environ
-    if (
-        environ.get("CONTENT_LENGTH", "") in ("", "0")
-        and "chunked" not in environ.get("HTTP_TRANSFER_ENCODING", "").lower()
-    ):
+    if not body_may_exceed(request.environ, 0):
         return
     try:
         with cooperative.deadline(settings().body_timeout_s):
@@ -368,7 +370,7 @@ def documented(blp, *, answers: dict, problems: tuple[str, ...], parameters: dic
     wrap the view in a function of its own, run on every request: the routes every move goes through
     (the view and the action) carried five such wrappers."""
     if parameters:
-        operation["parameters"] = [{"in": location, "schema": schema} for location, schema in parameters.items()]
+        operation["parameters"] = _parameters(parameters)
     return blp.doc(responses={**answers, **problem_responses(problems)}, **operation)
 
 

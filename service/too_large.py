@@ -25,7 +25,7 @@ class CloseAfterTooLarge:
 
     def __call__(self, environ, start_response):
         sock = environ.get("gunicorn.socket")
-        if sock is None or not _may_be_too_large(environ, self.max_bytes):
+        if sock is None or not body_may_exceed(environ, self.max_bytes):
             return self.app(environ, start_response)
         captured: list = []
 
@@ -49,8 +49,9 @@ class CloseAfterTooLarge:
         return ALREADY_HANDLED
 
 
-def _may_be_too_large(environ: dict, max_bytes: int) -> bool:
-    """A body announced as larger than `max_bytes`, or one whose size is known only once read (chunked)."""
+def body_may_exceed(environ: dict, max_bytes: int) -> bool:
+    """Whether a request's body is announced as larger than `max_bytes`, or is one whose size is known only
+    once read (chunked). With 0: whether the request sends a body at all."""
     if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
         return True
     try:
