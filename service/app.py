@@ -146,7 +146,6 @@ def create_app(settings: Settings | None = None) -> Flask:
 
     _init_live(app, settings, application)
     observability.init_app(app, application)
-    headers.init_app(app)
     init_limits(app, settings, application.redis)
     app.extensions["talon_botcap"] = (
         BotMatchCap(
@@ -172,8 +171,9 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_blueprint(rules.blp)  # the rules pages at /rules/ (not API either)
     app.extensions["talon_api"] = api
 
+    observed = observability.RequestTelemetry(app.wsgi_app, headers.SECURITY_HEADERS)
     app.wsgi_app = ParkingMiddleware(
-        Admission(CloseAfterTooLarge(app.wsgi_app, settings.max_body_bytes), settings.admission_slots),
+        Admission(CloseAfterTooLarge(observed, settings.max_body_bytes), settings.admission_slots),
         app.extensions["talon_parking"],
     )
     app.before_request(read_body)

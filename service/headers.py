@@ -1,5 +1,6 @@
 """Security headers on every response of the service: the web client's page and assets, the rules
-pages, the API reference and the API itself.
+pages, the API reference and the API itself (service/observability.py's RequestTelemetry adds them to
+every response the Flask app makes, error pages and parked long-polls' answers included).
 
 The policy allows this origin's own scripts, styles, images and connections only: no inline script or
 style, no eval, no plugin, no framing (clickjacking), no `<base>` rewrite. The web client is written for
@@ -9,8 +10,6 @@ with no foreign or inline script running there, an injection cannot read them.
 """
 
 from __future__ import annotations
-
-from flask import Flask, Response
 
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
@@ -23,14 +22,3 @@ SECURITY_HEADERS = (
     ("X-Content-Type-Options", "nosniff"),
     ("Referrer-Policy", "no-referrer"),  # a share link's game id stays on the page
 )
-
-
-def add_security_headers(response: Response) -> Response:
-    # `extend` adds without looking for an earlier value: no route sets these.
-    response.headers.extend(SECURITY_HEADERS)
-    return response
-
-
-def init_app(app: Flask) -> None:
-    """On every response Flask makes, error pages and parked long-polls' answers included."""
-    app.after_request(add_security_headers)

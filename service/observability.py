@@ -9,15 +9,15 @@ aggregation, are app/telemetry.py's.
 
 from __future__ import annotations
 
-import contextvars
 import functools
 import logging
 import os
 import random
 import re
 import time
+from collections.abc import Sequence
 
-from flask import Flask, Response, request
+from flask import Flask, request
 from prometheus_client import Counter, Gauge, Histogram
 
 from app import logformat, telemetry
@@ -37,7 +37,8 @@ LIVE_CONNECTIONS = Gauge(
     "talon_live_connections", "Event streams and long-polls held now", ["kind"], multiprocess_mode="livesum"
 )
 
-_started: contextvars.ContextVar[float | None] = contextvars.ContextVar("started", default=None)
+ROUTE = "talon.route"  # the environ's entry of a request's (route rule, path)
+UNMATCHED = "unmatched"  # the route of a request no rule matched
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
 # New request ids: 128 random bits as 32 hex digits (as uuid4().hex), drawn from a generator seeded from
@@ -60,51 +61,76 @@ def bind(**context) -> None:
 
 
 def init_app(app: Flask, application: Application) -> None:
-    """JSON logs with request context, request metrics, append counters, and what GET /metrics adds."""
+    """JSON logs with request context, request metrics, append counters, and what GET /metrics adds.
+    The request's own line, metrics and headers are RequestTelemetry's (service/app.py wraps the app)."""
     telemetry.configure_logging(application.settings)
     telemetry.install_metrics()
     app.extensions["talon_metrics"] = telemetry.QueueCollector(application.jobs.depths, application.settings.queue_name)
 
     @app.before_request
-    def _start():
-        _started.set(time.perf_counter())
-        incoming = request.environ.get("HTTP_X_REQUEST_ID", "")
-        logformat.request_id.set(incoming if REQUEST_ID.match(incoming) else new_request_id())
+    def _bind():
+        """The match in this request's log lines; its route and path for RequestTelemetry's line."""
         logformat.game_id.set((request.view_args or {}).get("game_id"))
-        logformat.seat.set(None)
+        rule = request.url_rule
+        request.environ[ROUTE] = (rule.rule if rule is not None else UNMATCHED, request.path)
 
-    @app.after_request
-    def _finish(response: Response) -> Response:
-        started = _started.get()
-        if started is None:
-            return response
-        elapsed = time.perf_counter() - started
-        route = request.url_rule.rule if request.url_rule is not None else "unmatched"
-        if route != "/metrics":
-            requests_total, latency = _http_metrics(request.method, route, response.status_code)
-            requests_total.inc()
-            latency.observe(elapsed)
-        response.headers.add("X-Request-ID", logformat.request_id.get() or "")  # no route sets one: no need to replace
-        if log.isEnabledFor(logging.INFO):
-            # The record made and handed to the handlers directly: Logger.info would first walk the stack
-            # for the caller's file and line, which no line of ours shows.
-            extra = {
-                "method": request.method,
-                "route": route,
-                "path": request.path,
-                "status": response.status_code,
-                "duration_ms": round(elapsed * 1000, 2),
-            }
-            log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, "request", (), None, extra=extra))
-        return response
 
-    @app.teardown_request
-    def _forget(_exc):
-        # The context belongs to this request only (a greenlet serves one request; the next one is new).
-        logformat.request_id.set(None)
-        logformat.game_id.set(None)
-        logformat.seat.set(None)
-        _started.set(None)
+class RequestTelemetry:
+    """WSGI middleware directly around the Flask app: every response it makes (error pages and parked
+    long-polls' answers included) gets the security headers (service/headers.py) and its `X-Request-ID`,
+    is counted and timed by route, and is logged in one line; the request's log context is set for the
+    lines in between and cleared after.
+
+    Done on the WSGI side, where the headers are a plain list (the route and the decoded path are left in
+    the environ by a before-request hook, `init_app`'s `_bind`), rather than in Flask's before-, after- and
+    teardown-request hooks: each hook is looked up and called through Flask's per-request machinery,
+    and each header added to a response is validated again by werkzeug."""
+
+    def __init__(self, app, extra_headers: Sequence[tuple[str, str]] = ()):
+        self.app, self.extra_headers = app, list(extra_headers)
+
+    def __call__(self, environ, start_response):
+        started = time.perf_counter()
+        incoming = environ.get("HTTP_X_REQUEST_ID", "")
+        request_id = incoming if REQUEST_ID.match(incoming) else new_request_id()
+        logformat.request_id.set(request_id)
+        answered: list[str] = []
+        extra = [*self.extra_headers, ("X-Request-ID", request_id)]  # no route sets these: added, not replaced
+
+        def start(status, headers, exc_info=None):
+            answered.append(status)
+            return start_response(status, [*headers, *extra], exc_info)
+
+        try:
+            return self.app(environ, start)
+        finally:
+            if answered:
+                _record(environ, int(answered[-1][:3]), time.perf_counter() - started)
+            # The context belongs to this request only (a greenlet serves one request; the next one is new).
+            logformat.request_id.set(None)
+            logformat.game_id.set(None)
+            logformat.seat.set(None)
+
+
+def _record(environ: dict, status: int, elapsed: float) -> None:
+    """A request's metrics and log line, by its route's rule (the path without the query string)."""
+    route, path = environ.get(ROUTE) or (UNMATCHED, environ.get("PATH_INFO", ""))
+    method = environ.get("REQUEST_METHOD", "")
+    if route != "/metrics":
+        requests_total, latency = _http_metrics(method, route, status)
+        requests_total.inc()
+        latency.observe(elapsed)
+    if log.isEnabledFor(logging.INFO):
+        # The record made and handed to the handlers directly: Logger.info would first walk the stack
+        # for the caller's file and line, which no line of ours shows.
+        extra = {
+            "method": method,
+            "route": route,
+            "path": path,
+            "status": status,
+            "duration_ms": round(elapsed * 1000, 2),
+        }
+        log.handle(log.makeRecord(log.name, logging.INFO, __file__, 0, "request", (), None, extra=extra))
 
 
 @functools.lru_cache(maxsize=1024)
