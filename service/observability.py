@@ -106,7 +106,8 @@ class RequestTelemetry:
         finally:
             if answered:
                 _record(environ, int(answered[-1][:3]), time.perf_counter() - started)
-            # The context belongs to this request only (a greenlet serves one request; the next one is new).
+            # The context belongs to this request only: the same greenlet goes on to serve the next request
+            # of a kept-alive connection, whose lines must not carry this one's id, match or seat.
             logformat.request_id.set(None)
             logformat.game_id.set(None)
             logformat.seat.set(None)
