@@ -150,21 +150,27 @@ def _count_redis(checkout: Path, moves: int) -> int:
         return _refs(report.name, f"Redis serving {checkout}")
 
 
+def service_environment(redis_url: str) -> dict[str, str]:
+    """The service's environment as `make run` sets it (a request log line at INFO, metrics, the rate
+    limits on) with bench/stack.py's budgets above the load, on `redis_url`."""
+    return {
+        "REDIS_URL": redis_url,
+        "OPERATOR_TOKEN": OPERATOR_TOKEN,
+        "LOG_LEVEL": "INFO",
+        "PROMETHEUS_MULTIPROC_DIR": tempfile.mkdtemp(prefix="talon-bench-metrics-"),
+        "TALON_BOT_THINK_S": "0",
+        "TALON_RATE_LIMIT_ACTIONS": "100000/second",
+        "TALON_RATE_LIMIT_CREATE": "100000/minute",
+        "TALON_RATE_LIMIT_JOIN": "100000/minute",
+    }
+
+
 def drive(moves: int, redis_url: str) -> str:
     """Plays WARM_UP + `moves` moves through the app in this process, on an emptied Redis database;
     returns a digest of every action posted and every answer's status (the same code plays the same)."""
     import redis
 
-    os.environ.update(
-        REDIS_URL=redis_url,
-        OPERATOR_TOKEN=OPERATOR_TOKEN,
-        LOG_LEVEL="INFO",
-        PROMETHEUS_MULTIPROC_DIR=tempfile.mkdtemp(prefix="talon-instructions-metrics-"),
-        TALON_BOT_THINK_S="0",
-        TALON_RATE_LIMIT_ACTIONS="100000/second",
-        TALON_RATE_LIMIT_CREATE="100000/minute",
-        TALON_RATE_LIMIT_JOIN="100000/minute",
-    )
+    os.environ.update(service_environment(redis_url))
     redis.Redis.from_url(redis_url).flushdb()
     from service.app import create_app  # after the environment: prometheus_client reads its directory at import
 
