@@ -196,21 +196,32 @@ class Matches:
         self, game_id: str, seat: int | None, name: str, player_id: str | None = None, join_code: str | None = None
     ) -> tuple[tables.Table, int, str]:
         """A player takes a seat (a private match's with its `join_code` only: JoinCodeRefused).
-        `player_id`: a registered player's (app/players.py), None for a guest."""
+        `player_id`: a registered player's (app/players.py), None for a guest. As with `act`, the first
+        attempt is decided on the table this process holds, if it holds one (a claim usually follows the
+        creation or the view this process answered); a refusal or a stale version decides it again on
+        the table as stored."""
         token = seat_token(game_id)
-        for attempt in range(RACE_RETRIES + 1):
-            table = self.table(game_id)
-            tables.check_join_code(table, token_hash(join_code) if join_code is not None else None)
-            events = tables.claim_seat(table, seat, name, token_hash(token), player_id=player_id)
+        code_hash = token_hash(join_code) if join_code is not None else None
+        table = self.tables.held(game_id)
+        held = table is not None
+        attempt = 0
+        while True:
+            if table is None:
+                table = self.table(game_id)
             try:
+                tables.check_join_code(table, code_hash)
+                events = tables.claim_seat(table, seat, name, token_hash(token), player_id=player_id)
                 after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
-            except VersionConflict:
-                if attempt == RACE_RETRIES:
+            except (GameError, VersionConflict) as refused:
+                if held:
+                    table, held = None, False
+                    continue
+                if isinstance(refused, GameError) or attempt == RACE_RETRIES:
                     raise
+                table, attempt = None, attempt + 1
                 continue
             self._enqueue_after_answer(after)
             return after, SEAT_CLAIMED.data_of(events[0])["seat"], token
-        raise AssertionError("unreachable")
 
     def resume_seat(self, game_id: str, seat: int, player_id: str) -> tuple[tables.Table, str]:
         """A fresh token for the seat its registered player holds (the earlier ones keep working)."""

@@ -216,6 +216,31 @@ def test_a_claim_that_lost_a_race_is_decided_again():
     assert table.status == "active" and seat_of(token)(table) == 1
 
 
+class CountingStore(InMemoryEventStore):
+    """Counts the loads (one round trip each on Redis)."""
+
+    loads = 0
+
+    def load_since(self, *args, **kwargs):
+        self.loads += 1
+        return super().load_since(*args, **kwargs)
+
+
+def test_a_claim_is_decided_on_the_table_this_process_holds_and_again_when_that_is_behind():
+    world = World()
+    world.store = CountingStore(clock=world.clock)
+    world.matches = Matches(world.store, world.jobs)
+    created = world.matches.create_match("fifty-six", {}, [HUMAN, HUMAN, HUMAN, BOT], seed=7)
+    world.matches.claim_seat(created.game_id, None, "Ann")  # right after the creation: no load
+    assert world.store.loads == 0
+    world.other_process().claim_seat(created.game_id, None, "Bob")  # seat 1, unseen here
+    table, seat, _ = world.matches.claim_seat(created.game_id, None, "Cid")  # seat 1 on the held table
+    assert seat == 2 and [s.name for s in table.seats[:3]] == ["Ann", "Bob", "Cid"]
+    world.other_process().reset_seat(created.game_id, 0)  # Ann's seat reopens, unseen here
+    table, seat, _ = world.matches.claim_seat(created.game_id, 0, "Dee")  # refused on the held table only
+    assert seat == 0 and table.seats[0].name == "Dee"
+
+
 # Acting.
 
 
