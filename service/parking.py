@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import NoReturn, TypeVar
 
 from events.store import EventStore, StoredEvent
+from service import wire
 
 log = logging.getLogger("talon.parking")
 T = TypeVar("T")
@@ -506,7 +507,6 @@ class Parking:
 PLAN = "talon.park"  # the environ key a route sets to have its response parked
 POLL = "talon.park-poll"  # ... to have its long-poll parked (and answered by running it again later)
 AGAIN = "talon.again"  # set on the request run again for a parked long-poll: answer, do not wait
-HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
 
 
 class Plan:
@@ -611,21 +611,10 @@ class ParkingMiddleware:
         plan = environ.get(PLAN)
         if plan is None or not captured:
             return body
-        try:
-            payload = b"".join(body)
-        finally:
-            if hasattr(body, "close"):
-                body.close()
+        payload = wire.read_whole(body)
         status, headers = captured
         chunked = environ.get("SERVER_PROTOCOL") == "HTTP/1.1"
-        lines = [
-            f"HTTP/1.1 {status}",
-            *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
-            "Connection: close",
-        ]
-        if chunked:
-            lines.append("Transfer-Encoding: chunked")
-        head = ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
+        head = wire.head(status, headers, *(["Transfer-Encoding: chunked"] if chunked else []))
         try:
             self.parking.park(
                 environ["gunicorn.socket"],
@@ -648,11 +637,7 @@ class ParkingMiddleware:
 
     def _park_poll(self, environ: dict, body, plan: PollPlan, captured: list):
         """The route's response (its answer should the wait end with nothing new) is kept, whole."""
-        try:
-            unchanged = whole_response(*captured, b"".join(body))
-        finally:
-            if hasattr(body, "close"):
-                body.close()
+        unchanged = wire.whole_response(*captured, wire.read_whole(body))
         again = {key: environ[key] for key in _AGAIN_KEYS if key in environ}
         again.update((key, value) for key, value in environ.items() if key.startswith("HTTP_"))
         try:
@@ -678,20 +663,4 @@ class ParkingMiddleware:
         environ = {**environ, AGAIN: True, "wsgi.input": io.BytesIO()}
         captured: list = []
         body = self.app(environ, lambda status, headers, exc_info=None: captured.extend((status, headers)))
-        try:
-            payload = b"".join(body)
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-        return whole_response(*captured, payload)
-
-
-def whole_response(status: str, headers, payload: bytes) -> bytes:
-    """A response as bytes on the wire, to close after."""
-    lines = [
-        f"HTTP/1.1 {status}",
-        *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
-        f"Content-Length: {len(payload)}",
-        "Connection: close",
-    ]
-    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload
+        return wire.whole_response(*captured, wire.read_whole(body))

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import socket
 
-HOP_BY_HOP = frozenset({"connection", "content-length", "transfer-encoding", "keep-alive"})
+from service import wire
 
 
 class CloseAfterTooLarge:
@@ -38,12 +38,7 @@ class CloseAfterTooLarge:
         body = self.app(environ, start)
         if not captured:
             return body
-        try:
-            payload = b"".join(body)
-        finally:
-            if hasattr(body, "close"):
-                body.close()
-        _send_and_close(sock, *captured, payload)
+        _send_and_close(sock, wire.whole_response(*captured, wire.read_whole(body)))
         from gunicorn.workers.base_async import ALREADY_HANDLED  # gunicorn only: imported when serving under it
 
         return ALREADY_HANDLED
@@ -60,15 +55,9 @@ def body_may_exceed(environ: dict, max_bytes: int) -> bool:
         return True
 
 
-def _send_and_close(sock: socket.socket, status: str, headers: list, payload: bytes) -> None:
-    lines = [
-        f"HTTP/1.1 {status}",
-        *(f"{name}: {value}" for name, value in headers if name.lower() not in HOP_BY_HOP),
-        f"Content-Length: {len(payload)}",
-        "Connection: close",
-    ]
+def _send_and_close(sock: socket.socket, response: bytes) -> None:
     try:
-        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + payload)
+        sock.sendall(response)
         sock.shutdown(socket.SHUT_WR)
     except OSError:  # the client is gone: nothing to tell it
         pass
