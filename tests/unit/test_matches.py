@@ -30,9 +30,9 @@ class Clock:
 class World:
     """The use cases on fakes; `matches` and `jobs` may be replaced to model another process."""
 
-    def __init__(self, bot_delay_s: float = 0.0) -> None:
+    def __init__(self, bot_delay_s: float = 0.0, store: type[InMemoryEventStore] = InMemoryEventStore) -> None:
         self.clock = Clock()
-        self.store = InMemoryEventStore(clock=self.clock)
+        self.store = store(clock=self.clock)
         self.jobs = InMemoryJobQueue()
         self.matches = Matches(self.store, self.jobs, bot_delay_s)
 
@@ -205,9 +205,7 @@ class RacingStore(InMemoryEventStore):
 
 
 def test_a_claim_that_lost_a_race_is_decided_again():
-    world = World()
-    world.store = RacingStore(clock=world.clock)
-    world.matches = Matches(world.store, world.jobs)
+    world = World(store=RacingStore)
     created = world.matches.create_match("fifty-six", {}, [HUMAN, HUMAN, BOT, BOT], seed=7)
     rival = world.other_process()
     world.store.before = lambda: rival.claim_seat(created.game_id, None, "Bob")
@@ -227,9 +225,7 @@ class CountingStore(InMemoryEventStore):
 
 
 def test_a_claim_is_decided_on_the_table_this_process_holds_and_again_when_that_is_behind():
-    world = World()
-    world.store = CountingStore(clock=world.clock)
-    world.matches = Matches(world.store, world.jobs)
+    world = World(store=CountingStore)
     created = world.matches.create_match("fifty-six", {}, [HUMAN, HUMAN, HUMAN, BOT], seed=7)
     world.matches.claim_seat(created.game_id, None, "Ann")  # right after the creation: no load
     assert world.store.loads == 0
@@ -348,9 +344,7 @@ def test_a_process_holding_an_old_table_decides_again_on_the_stored_one(world):
 
 def racing_world(**options):
     """A human (seat 0, to act, with a turn timer) against a bot, on a store another writer can race."""
-    world = World()
-    world.store = RacingStore(clock=world.clock)
-    world.matches = Matches(world.store, world.jobs)
+    world = World(store=RacingStore)
     table, token = human_vs_bot(world, **options)
     (timer,) = world.jobs.waiting()
     worker = world.other_process()
