@@ -36,11 +36,14 @@ from pathlib import Path
 from statistics import median
 
 import orjson
+from werkzeug.test import EnvironBuilder
+
+from bench.load import SMALL_ENTRY
+from service import wire
 
 WARM_UP = 40
 _HERE = Path(__file__).resolve()
 REPO = _HERE.parents[1]
-SMALL_ENTRY = {"type": "play", "actor": 0, "data": {"card": "TS"}}  # bench/load.py's bare entry
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -179,8 +182,6 @@ class Caller:
         self.measuring = False
 
     def __call__(self, kind: str, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes]:
-        from werkzeug.test import EnvironBuilder
-
         data = orjson.dumps(body) if body is not None else None
         environ = EnvironBuilder(
             path=path,
@@ -196,12 +197,7 @@ class Caller:
             status.append(line)
 
         started = time.process_time_ns()
-        answer = self.app(environ, start_response)
-        try:
-            content = b"".join(answer)
-        finally:
-            if hasattr(answer, "close"):
-                answer.close()
+        content = wire.read_whole(self.app(environ, start_response))
         spent = time.process_time_ns() - started
         if self.measuring:
             self.counts[kind][0] += 1
