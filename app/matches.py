@@ -201,6 +201,7 @@ class Matches:
         creation or the view this process answered); a refusal or a stale version decides it again on
         the table as stored."""
         token = seat_token(game_id)
+        token_digest = token_hash(token)
         code_hash = token_hash(join_code) if join_code is not None else None
         table = self.tables.held(game_id)
         held = table is not None
@@ -210,7 +211,7 @@ class Matches:
                 table = self.table(game_id)
             try:
                 tables.check_join_code(table, code_hash)
-                events = tables.claim_seat(table, seat, name, token_hash(token), player_id=player_id)
+                events = tables.claim_seat(table, seat, name, token_digest, player_id=player_id)
                 after, _ = self.tables.save(game_id, table, events, meta=partial(self._meta, table))
             except (GameError, VersionConflict) as refused:
                 if held:
