@@ -182,6 +182,9 @@ class Union:
             raise ValueError(f"a union named {name} exists already")
         self.name, self.by, self.description = name, by, description
         self.members = dict(members) if by else list(members)
+        # One instance of each member's schema, made at its first load: a marshmallow schema copies its
+        # declared fields and nested schemas when it is made, and loading keeps no state in it.
+        self._schemas: dict[type, Schema] = {}
         Union.registry[name] = self
 
     def values(self) -> list[str]:
@@ -197,7 +200,10 @@ class Union:
         member = self.members.get(value) if isinstance(value, str) else None
         if member is None:
             raise ValidationError({self.by: [f"must be one of: {', '.join(self.members)}"]})
-        return member().load(data)
+        schema = self._schemas.get(member)
+        if schema is None:
+            schema = self._schemas[member] = member()
+        return schema.load(data)
 
     def _load_any(self, data):
         """The first union that loads `data`; else the errors of the first whose discriminator knows it."""
