@@ -21,8 +21,8 @@ no new match, so short slices cost no dead time. With each target's stack, the C
 read at every slice boundary (bench/cpu.py).
 
 Clients are threads in a few forked processes (one Python process cannot drive 16 busy connections by
-itself), each with one keep-alive connection per target (http.client: a thin client, so the load
-generator takes as little of the two cores as it can). Only loopback addresses; every request has a timeout.
+itself), each with one keep-alive connection per target at a time, renewed after RENEW_AFTER actions
+(http.client: a thin client, so the load generator takes as little of the two cores as it can). Only loopback addresses; every request has a timeout.
 """
 
 from __future__ import annotations
@@ -50,6 +50,13 @@ VARIANT = "2p24"
 REQUEST_TIMEOUT_S = 15.0
 WAIT_S = 5
 MAX_PROCESSES = 4
+# A client opens a new connection after this many actions on one, on every target alike. Connections
+# kept for a whole run stay where a race at its start put them: 16 clients connecting at once were
+# split 8/8 between the two API processes in some runs and 12/4 or 16/0 in others, and the busier
+# process's clients wait longer (the bare floor's POST p99 read 27-34 ms with an even split, 45-48 ms
+# with 12/4). Renewed, connections go to whichever process is free to accept them, as a player's
+# client reconnects between sessions and after idle keep-alive timeouts.
+RENEW_AFTER = 25
 SMALL_ENTRY = {"type": "play", "actor": 0, "data": {"card": "TS"}}
 
 
@@ -281,8 +288,21 @@ class Connection:
             raise RuntimeError(f"{method} {path}: {status} {data[:300]!r}")
         return orjson.loads(data) if data else {}
 
+    def renew(self) -> None:
+        """A new connection from the next request on (http.client connects on its first request)."""
+        self.conn.close()
+        self.conn = self._connect()
+
     def close(self) -> None:
         self.conn.close()
+
+
+def renewed(conn: Connection, posted: int) -> int:
+    """The POSTs made on `conn` once it is renewed when it has carried RENEW_AFTER of them: 0 then."""
+    if posted < RENEW_AFTER:
+        return posted
+    conn.renew()
+    return 0
 
 
 def client_address(index: int) -> str:
@@ -299,10 +319,12 @@ class BareClient:
 
     def __init__(self, url: str, index: int, seed: int):
         self.conn, self.path = Connection(url, client_address(index)), f"/bare/c{index}"
+        self.posted = 0  # POSTs on the current connection
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         conn, path = self.conn, self.path
         while time.time() < end_at:
+            self.posted = renewed(conn, self.posted)
             t0 = time.perf_counter()
             conn.json("GET", path)
             t1 = time.perf_counter()
@@ -314,6 +336,7 @@ class BareClient:
                 continue
             stats.post_s.append(t2 - t1)
             stats.actions += 1
+            self.posted += 1
 
     def close(self) -> None:
         self.conn.close()
@@ -327,9 +350,11 @@ class ServiceClient:
         self.path: str | None = None  # the current match's URL
         self.tokens: list[str] = []
         self.seat, self.view = 0, None  # who acts next, and that seat's view when the client has it
+        self.posted = 0  # POSTs on the current connection
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         while time.time() < end_at:
+            self.posted = renewed(self.conn, self.posted)
             if self.path is None:
                 self._new_match()
             self._step(stats)
@@ -379,6 +404,7 @@ class ServiceClient:
             return
         stats.post_s.append(elapsed)
         stats.actions += 1
+        self.posted += 1
         after = orjson.loads(body)
         if self._over(after, stats):
             return
