@@ -22,7 +22,8 @@ read at every slice boundary (bench/cpu.py).
 
 Clients are threads in a few forked processes (one Python process cannot drive 16 busy connections by
 itself), each with one keep-alive connection per target at a time, renewed after RENEW_AFTER actions
-(http.client: a thin client, so the load generator takes as little of the two cores as it can). Only loopback addresses; every request has a timeout.
+(http.client: a thin client, so the load generator takes as little of the two cores as it can). Only
+loopback addresses; every request has a timeout.
 """
 
 from __future__ import annotations
@@ -253,7 +254,7 @@ def _client(
 class Connection:
     """One keep-alive HTTP/1.1 connection, from loopback address `source` if given (each client of the
     load its own, as each player has: the per-address rate limits then count each client apart);
-    reconnects once when the server closed it."""
+    reconnects once when the server closed it, and opens a new one after RENEW_AFTER actions."""
 
     def __init__(self, base_url: str, source: str | None = None):
         parts = urlsplit(base_url)
@@ -261,6 +262,7 @@ class Connection:
         self.host, self.port = parts.hostname, parts.port
         self.source = (source, 0) if source else None
         self.conn = self._connect()
+        self.actions = 0  # actions made on the current connection
 
     def _connect(self) -> http.client.HTTPConnection:
         return http.client.HTTPConnection(self.host, self.port, timeout=REQUEST_TIMEOUT_S, source_address=self.source)
@@ -288,21 +290,16 @@ class Connection:
             raise RuntimeError(f"{method} {path}: {status} {data[:300]!r}")
         return orjson.loads(data) if data else {}
 
-    def renew(self) -> None:
-        """A new connection from the next request on (http.client connects on its first request)."""
-        self.conn.close()
-        self.conn = self._connect()
+    def acted(self) -> None:
+        """Counts an accepted action; after RENEW_AFTER of them the next request goes on a new connection
+        (http.client connects on its first request)."""
+        self.actions += 1
+        if self.actions >= RENEW_AFTER:
+            self.conn.close()
+            self.conn, self.actions = self._connect(), 0
 
     def close(self) -> None:
         self.conn.close()
-
-
-def renewed(conn: Connection, posted: int) -> int:
-    """The POSTs made on `conn` once it is renewed when it has carried RENEW_AFTER of them: 0 then."""
-    if posted < RENEW_AFTER:
-        return posted
-    conn.renew()
-    return 0
 
 
 def client_address(index: int) -> str:
@@ -319,12 +316,10 @@ class BareClient:
 
     def __init__(self, url: str, index: int, seed: int):
         self.conn, self.path = Connection(url, client_address(index)), f"/bare/c{index}"
-        self.posted = 0  # POSTs on the current connection
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         conn, path = self.conn, self.path
         while time.time() < end_at:
-            self.posted = renewed(conn, self.posted)
             t0 = time.perf_counter()
             conn.json("GET", path)
             t1 = time.perf_counter()
@@ -336,7 +331,7 @@ class BareClient:
                 continue
             stats.post_s.append(t2 - t1)
             stats.actions += 1
-            self.posted += 1
+            conn.acted()
 
     def close(self) -> None:
         self.conn.close()
@@ -350,11 +345,9 @@ class ServiceClient:
         self.path: str | None = None  # the current match's URL
         self.tokens: list[str] = []
         self.seat, self.view = 0, None  # who acts next, and that seat's view when the client has it
-        self.posted = 0  # POSTs on the current connection
 
     def play_until(self, end_at: float, stats: LoadStats) -> None:
         while time.time() < end_at:
-            self.posted = renewed(self.conn, self.posted)
             if self.path is None:
                 self._new_match()
             self._step(stats)
@@ -404,7 +397,7 @@ class ServiceClient:
             return
         stats.post_s.append(elapsed)
         stats.actions += 1
-        self.posted += 1
+        conn.acted()
         after = orjson.loads(body)
         if self._over(after, stats):
             return

@@ -6,6 +6,7 @@ from __future__ import annotations
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from itertools import groupby
 
 import pytest
 
@@ -16,6 +17,7 @@ class _Floor(BaseHTTPRequestHandler):
     """The bare endpoints' answers, noting the client port each request came from."""
 
     protocol_version = "HTTP/1.1"  # keep-alive, as gunicorn serves
+    disable_nagle_algorithm = True  # as gunicorn: the body, written after the head, is not held back
     ports: list[int] = []
 
     def _answer(self, status: int, body: bytes) -> None:
@@ -59,17 +61,6 @@ def test_a_client_renews_its_connection_after_every_renew_after_actions(floor):
         client.close()
     ports = _Floor.ports
     assert len(ports) == 2 * stats.actions  # a GET and a POST per action, none refused
-    per_connection = [len(list(group)) for group in _runs(ports)]
+    per_connection = [len(list(group)) for _, group in groupby(ports)]  # a connection's client port is its own
     assert all(n == 2 * load.RENEW_AFTER for n in per_connection[:-1])
     assert len(per_connection) == (stats.actions + load.RENEW_AFTER - 1) // load.RENEW_AFTER
-
-
-def _runs(ports: list[int]) -> list[list[int]]:
-    """The requests grouped by connection, in order (a connection's client port is its own)."""
-    runs: list[list[int]] = []
-    for port in ports:
-        if runs and runs[-1][0] == port:
-            runs[-1].append(port)
-        else:
-            runs.append([port])
-    return runs
