@@ -19,7 +19,6 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
-import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -29,9 +28,10 @@ from statistics import median
 
 import orjson
 
+from bench.requests import Caller, driver_output
+
 WARM_UP = 200
 _HERE = Path(__file__).resolve()
-REPO = _HERE.parents[1]
 
 # (module, attribute): the functions timed, outermost first.
 BLOCKS = (
@@ -92,13 +92,30 @@ class Timers:
         EventStore.append = noted  # type: ignore[method-assign]
 
 
+class SortingCaller(Caller):
+    """bench/requests.py's Caller, that also sorts each measured POST's CPU time by what its append wrote."""
+
+    def __init__(self, app, timers: Timers) -> None:
+        super().__init__(app)
+        self.timers = timers
+        self.posts: dict[str, list[int]] = defaultdict(list)  # "N events[ + snapshot]" -> CPU ns of each
+
+    def __call__(self, kind: str, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes]:
+        self.timers.appended.clear()
+        answer = super().__call__(kind, method, path, body, headers)
+        if self.measuring and kind == "action" and len(self.timers.appended) == 1:
+            events, snapshot = self.timers.appended[0]
+            written = f"{events} event{'s' if events > 1 else ''}{' + snapshot' if snapshot else ''}"
+            self.posts[written].append(self.last_ns)
+        return answer
+
+
 def drive(moves: int, redis_url: str) -> dict:
     """Plays WARM_UP + `moves` moves with the timers in place (this process only) and returns the
     measured moves' blocks and POSTs."""
     import redis
 
     from bench.instructions import Driver, service_environment
-    from bench.requests import Caller
 
     os.environ.update(service_environment(redis_url))
     redis.Redis.from_url(redis_url).flushdb()
@@ -108,22 +125,7 @@ def drive(moves: int, redis_url: str) -> dict:
         timers.wrap(module, attribute)
     from service.app import create_app  # after the environment, and after the timers: routes import by name
 
-    caller = Caller(create_app())
-    posts: dict[str, list[int]] = defaultdict(list)  # "events snapshot" -> CPU ns of each such POST
-    call = caller.__call__
-
-    def measured(kind, method, path, body=None, headers=None):
-        timers.appended.clear()
-        started = time.process_time_ns()
-        answer = call(kind, method, path, body, headers)
-        if timers.on and kind == "action" and len(timers.appended) == 1:
-            events, snapshot = timers.appended[0]
-            posts[f"{events} event{'s' if events > 1 else ''}{' + snapshot' if snapshot else ''}"].append(
-                time.process_time_ns() - started
-            )
-        return answer
-
-    caller.open = lambda path, method, json=None, headers=None: _answer(measured, path, method, json, headers)
+    caller = SortingCaller(create_app(), timers)
     player = Driver(caller)
     player.play(WARM_UP)
     timers.on = caller.measuring = True
@@ -135,14 +137,8 @@ def drive(moves: int, redis_url: str) -> dict:
         "move_ns": spent / moves,
         "requests": dict(caller.counts),
         "blocks": dict(timers.blocks),
-        "posts": dict(posts),
+        "posts": dict(caller.posts),
     }
-
-
-def _answer(measured, path, method, json, headers):
-    from bench.requests import Answer, _service_kind
-
-    return Answer(*measured(_service_kind(method, path), method, path, json, headers))
 
 
 def measure(moves: int) -> dict:
@@ -150,18 +146,9 @@ def measure(moves: int) -> dict:
 
     server = RedisProcess().start()
     try:
-        out = subprocess.run(
-            [sys.executable, str(_HERE), "--drive", "--moves", str(moves), "--redis", server.url],
-            cwd=REPO,
-            env={**os.environ, "PYTHONPATH": str(REPO)},
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,  # the request log
-            check=True,
-            text=True,
-        ).stdout
+        return orjson.loads(driver_output(_HERE, "--moves", str(moves), "--redis", server.url))
     finally:
         server.stop()
-    return orjson.loads(out)
 
 
 def report(figures: dict) -> str:
@@ -171,11 +158,13 @@ def report(figures: dict) -> str:
         f" whole): {figures['move_ns'] / 1000:.0f} µs a move",
         f"  {'request':<44} {'a move':>6} {'each':>9} {'a move':>9}",
     ]
-    for kind, (count, ns) in sorted(figures["requests"].items(), key=lambda kv: -kv[1][1]):
-        lines.append(f"  {kind:<44} {count / moves:>6.2f} {ns / count / 1000:>6.1f} µs {ns / moves / 1000:>6.1f} µs")
-    lines.append(f"  {'block (they nest: not to be summed)':<44}")
-    for label, (count, ns) in sorted(figures["blocks"].items(), key=lambda kv: -kv[1][1]):
-        lines.append(f"  {label:<44} {count / moves:>6.2f} {ns / count / 1000:>6.1f} µs {ns / moves / 1000:>6.1f} µs")
+    for heading, timed in (("", figures["requests"]), ("block (they nest: not to be summed)", figures["blocks"])):
+        if heading:
+            lines.append(f"  {heading:<44}")
+        for label, (count, ns) in sorted(timed.items(), key=lambda kv: -kv[1][1]):
+            lines.append(
+                f"  {label:<44} {count / moves:>6.2f} {ns / count / 1000:>6.1f} µs {ns / moves / 1000:>6.1f} µs"
+            )
     posts = figures["posts"]
     total = sum(len(times) for times in posts.values())
     lines.append(f"  {'POSTs by what their append wrote':<44} {'share':>6} {'median':>9}")

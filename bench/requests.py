@@ -78,8 +78,14 @@ def measure(moves: int, rounds: int) -> list[dict[str, Counts]]:
 
 
 def _run_driver(target: str, moves: int, redis_url: str) -> Counts:
-    out = subprocess.run(
-        [sys.executable, str(_HERE), "--drive", target, "--moves", str(moves), "--redis", redis_url],
+    return json.loads(driver_output(_HERE, target, "--moves", str(moves), "--redis", redis_url))
+
+
+def driver_output(script: Path, *args: str) -> str:
+    """What `script --drive *args` prints, run in a process of its own (its request log dropped): a
+    measured process does nothing but drive."""
+    return subprocess.run(
+        [sys.executable, str(script), "--drive", *args],
         cwd=REPO,
         env={**os.environ, "PYTHONPATH": str(REPO)},
         stdout=subprocess.PIPE,
@@ -87,7 +93,6 @@ def _run_driver(target: str, moves: int, redis_url: str) -> Counts:
         check=True,
         text=True,
     ).stdout
-    return json.loads(out)
 
 
 def report(rounds: list[dict[str, Counts]], moves: int) -> str:
@@ -180,6 +185,7 @@ class Caller:
         self.app = app
         self.counts: Counts = defaultdict(lambda: [0, 0])
         self.measuring = False
+        self.last_ns = 0  # the CPU time of the latest call
 
     def __call__(self, kind: str, method: str, path: str, body=None, headers: dict | None = None) -> tuple[int, bytes]:
         data = orjson.dumps(body) if body is not None else None
@@ -198,7 +204,7 @@ class Caller:
 
         started = time.process_time_ns()
         content = wire.read_whole(self.app(environ, start_response))
-        spent = time.process_time_ns() - started
+        spent = self.last_ns = time.process_time_ns() - started
         if self.measuring:
             self.counts[kind][0] += 1
             self.counts[kind][1] += spent
