@@ -123,11 +123,17 @@ class Caller:
     operator: bool = False
 
 
+def header(environ_key: str) -> str | None:
+    """A request header by its WSGI environ key (e.g. HTTP_IF_MATCH). Read from the environ itself:
+    `request.headers` raises and catches an exception for every header the request does not send."""
+    return request.environ.get(environ_key)
+
+
 def bearer_token() -> str | None:
-    header = request.headers.get("Authorization")
-    if header is None:
+    header_value = header("HTTP_AUTHORIZATION")
+    if header_value is None:
         return None
-    scheme, _, token = header.partition(" ")
+    scheme, _, token = header_value.partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         raise unauthorized("use the header 'Authorization: Bearer <token>'")
     return token.strip()
@@ -200,7 +206,7 @@ def if_match_versions() -> frozenset[int] | None:
     None: no condition. An empty set: no listed tag can match (weak or not a version), so 412.
     A bare version without quotes is accepted too, as a convenience for hand-written requests.
     """
-    raw = request.headers.get("If-Match")
+    raw = header("HTTP_IF_MATCH")
     if raw is None or raw.strip() == "*":
         return None
     if one := ONE_VERSION.fullmatch(raw):
@@ -213,7 +219,7 @@ def if_match_versions() -> frozenset[int] | None:
 
 
 def idempotency_key() -> str | None:
-    key = request.headers.get("Idempotency-Key")
+    key = header("HTTP_IDEMPOTENCY_KEY")
     if key is not None and not IDEMPOTENCY_KEY.match(key):
         raise invalid_request(
             [{"in": "header", "field": "Idempotency-Key", "detail": "1 to 128 of A-Z a-z 0-9 _ . : -"}]

@@ -21,6 +21,7 @@ from service.http import (
     bearer_token,
     caller,
     documented,
+    header,
     hold_connection,
     hub,
     idempotency_key,
@@ -525,7 +526,7 @@ def get_stream(query, game_id):
 
 
 def _if_none_match() -> int | None:
-    raw = request.headers.get("If-None-Match")
+    raw = header("HTTP_IF_NONE_MATCH")
     if raw is None:
         return None
     digits = raw.strip().removeprefix("W/").strip('"')
