@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import inspect
-
 from flask import Flask
 from flask.sessions import NullSession, SessionInterface
 from flask_smorest import Api
@@ -63,40 +61,6 @@ class TalonApi(Api):
     DEFAULT_ERROR_RESPONSE_NAME = None
 
 
-class TalonFlask(Flask):
-    """Flask for an application whose views, hooks and error handlers are all plain functions.
-
-    Flask passes each of them through `ensure_sync` on every call, to wrap a coroutine function for a
-    WSGI worker; asking whether a function is one unwraps it through `inspect` (three times a request,
-    before any route). Flask documents `ensure_sync` as the method to override to change how async
-    views run: Talon has none, and `refuse_coroutines` stops the service at start-up should one be
-    registered."""
-
-    def ensure_sync(self, func):
-        return func
-
-
-def refuse_coroutines(app: Flask) -> None:
-    """Raises TypeError if a view, hook or error handler of `app` is a coroutine function (TalonFlask
-    would call it without running it)."""
-    functions = [
-        *app.view_functions.values(),
-        *(f for hooks in app.before_request_funcs.values() for f in hooks),
-        *(f for hooks in app.after_request_funcs.values() for f in hooks),
-        *(f for hooks in app.teardown_request_funcs.values() for f in hooks),
-        *app.teardown_appcontext_funcs,
-        *(
-            handler
-            for codes in app.error_handler_spec.values()
-            for handlers in codes.values()
-            for handler in handlers.values()
-        ),
-    ]
-    coroutines = [f.__qualname__ for f in functions if inspect.iscoroutinefunction(f)]
-    if coroutines:
-        raise TypeError(f"Talon serves plain functions only, not coroutine functions: {', '.join(coroutines)}")
-
-
 class NoSessions(SessionInterface):
     """Talon keeps no session: every caller sends its bearer token. Flask's default interface opens a
     cookie session on every request (a signing serializer asked for, an empty session built) to find
@@ -145,7 +109,7 @@ def create_app(settings: Settings | None = None) -> Flask:
     settings = settings or Settings.from_env()
     settings.check()  # e.g. a short operator token outside development: the service does not start
     application = bootstrap.build(settings, pool_size=settings.redis_pool_size)
-    app = TalonFlask(__name__)
+    app = Flask(__name__)
     app.config.update(
         API_TITLE="Talon",
         API_VERSION=API_VERSION,
@@ -217,5 +181,4 @@ def create_app(settings: Settings | None = None) -> Flask:
     app.register_error_handler(HTTPException, errors.http_error)
     for exc_type, handler in errors.HANDLERS.items():
         app.register_error_handler(exc_type, handler)
-    refuse_coroutines(app)
     return app
