@@ -705,7 +705,7 @@ def seat_view(table: Table, seat: int | None) -> View:
         "status": table.status,
         "seat": seat,
         "private": table.private,
-        "players": [_player(table, i, standing) for i in range(len(table.seats))],
+        "players": [_player(table, i, team) for i, team in enumerate(_teams(standing, len(table.seats)))],
         "rematch": None if table.rematch is None else {"game_id": table.rematch},
         "rematch_of": table.rematch_of,
         "to_act": rules.to_act(table.state) if table.status == "active" else [],
@@ -788,10 +788,18 @@ class Player(TypedDict):
     player_id: str | None  # the registered player holding the seat; null for a guest, a bot or an open seat
 
 
-def _player(table: Table, seat: int, standing: list[Side]) -> Player:
+def _teams(standing: list[Side], seats: int) -> list[int | None]:
+    """Each seat's team: the index of its side in `standing` where the side has several seats, else None."""
+    teams: list[int | None] = [None] * seats
+    for index, side in enumerate(standing):
+        if len(side["seats"]) > 1:
+            for seat in side["seats"]:
+                teams[seat] = index
+    return teams
+
+
+def _player(table: Table, seat: int, team: int | None) -> Player:
     s = table.seats[seat]
-    sides = [side["seats"] for side in standing]
-    team = next((i for i, side in enumerate(sides) if seat in side and len(side) > 1), None)
     return {
         "seat": seat,
         "kind": s.kind,
