@@ -34,6 +34,11 @@ export function showLobby(root) {
   regions.quick.append(...quickPlay(nameInput));
   const renderCreate = () => update(regions.create, createForm(form, renderCreate, nameInput));
   renderCreate();
+  // Each list is a region named by its heading from the first paint, while its matches load: a region
+  // whose heading is not there yet has no name, and its aria-labelledby points at nothing.
+  update(regions.open, el("h2", { id: "open-h" }, t("lobby.openTitle")), el("p", { class: "empty" }, t("loading")));
+  update(regions.running, el("h2", { id: "running-h" }, t("lobby.runningTitle")), el("p", { class: "empty" }, t("loading")));
+  regions.mine.hidden = true; // shown once it lists a match of yours (myMatches)
   const refresh = () => Promise.all([myMatches(regions.mine), openList(regions.open), runningList(regions.running)]);
   refresh().then(() => { if (document.body.dataset.state === "loading") document.body.dataset.state = "lobby"; });
   document.body.dataset.state = "lobby";

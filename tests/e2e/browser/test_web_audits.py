@@ -67,6 +67,24 @@ SEATS = {"sixty-six": 2, "fifty-six": 4, "smear": 4}
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_lobby_is_sound_while_its_lists_load(service, audited_page, viewport):
+    """The lobby audited with its lists' requests held: each list is a region named by its heading from
+    the first paint. (Its heading came with its matches, and an audit that ran before them, as on a slow
+    machine, found the empty regions' aria-labelledby pointing at nothing.)"""
+    page = audited_page(viewport)
+    held = []
+    page.route(lambda url: "/v1/games?" in url, lambda route: held.append(route))
+    open_lobby(page, service)
+    page.wait_for_function("document.body.dataset.state === 'lobby'")
+    assert held, "the lobby asked for its lists"
+    assert page.locator("#open-h").count() == page.locator("#running-h").count() == 1
+    assert axe_violations(page) == []
+    for route in held:
+        route.continue_()
+    page.wait_for_function("!document.querySelector('#open-matches').textContent.includes('Loading')")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
 def test_axe_finds_nothing_serious_on_the_lobby_and_every_table(service, audited_page, viewport):
     page = audited_page(viewport)
     open_lobby(page, service)
