@@ -22,11 +22,11 @@ from pathlib import Path
 
 import orjson
 
-from bench.requests import Caller, driver_output
+from bench import requests
+from bench.requests import REPO, Caller, driver_output
 
 _HERE = Path(__file__).resolve()
-REPO = _HERE.parents[1]
-CALLER_FILE = sys.modules[Caller.__module__].__file__
+CALLER_FILE = requests.__file__
 SERVICE_KINDS = ("view", "action", "claim", "creation")  # a move's requests (not bench/requests.py's livez)
 
 
@@ -89,26 +89,10 @@ class CountingCaller(Caller):
 
 
 def drive(target: str, moves: int, redis_url: str) -> dict[str, int]:
-    """Plays the target's warm-up and `moves` measured moves in this process (on an emptied Redis database)
+    """Plays the target's warm-up and `moves` measured moves in this process (bench/requests.py `play`)
     and returns the lines they ran, by file label."""
-    import redis
-
-    from bench import requests
-
-    redis.Redis.from_url(redis_url).flushdb()
-    if target == "bare":
-        from bench.bare import create_app
-
-        caller = CountingCaller(create_app(redis_url), ("get", "post"))
-        requests.play_bare(caller, moves)
-    else:
-        from bench.instructions import service_environment
-
-        os.environ.update(service_environment(redis_url))
-        from service.app import create_app as create_service  # after the environment: prometheus_client reads it
-
-        caller = CountingCaller(create_service(), SERVICE_KINDS)
-        requests.play_service(caller, moves)
+    kinds = ("get", "post") if target == "bare" else SERVICE_KINDS
+    caller = requests.play(target, moves, redis_url, lambda app: CountingCaller(app, kinds))
     counted: Counter[str] = Counter()
     for filename, count in caller.lines.items():
         counted[file_label(filename)] += count

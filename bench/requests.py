@@ -32,8 +32,10 @@ import subprocess
 import sys
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path
 from statistics import median
+from typing import Any
 
 import orjson
 from werkzeug.test import EnvironBuilder
@@ -135,19 +137,30 @@ SERVICE_MOVE = ("view", "action", "creation", "claim")  # what a move costs the 
 def drive(target: str, moves: int, redis_url: str) -> Counts:
     """Plays WARM_UP + `moves` moves against the target's app in this process (on an emptied Redis
     database) and returns the measured moves' {kind: [requests, CPU ns]}."""
+    return dict(play(target, moves, redis_url).counts)
+
+
+def play(target: str, moves: int, redis_url: str, make_caller: Callable[[Any], Caller] | None = None) -> Caller:
+    """The target's app built in this process on an emptied Redis database, played (WARM_UP + `moves`
+    moves) through `make_caller(app)`, which is returned."""
     import redis
 
+    make_caller = make_caller or Caller
     redis.Redis.from_url(redis_url).flushdb()
     if target == "bare":
         from bench.bare import create_app
 
-        return play_bare(Caller(create_app(redis_url)), moves)
+        caller = make_caller(create_app(redis_url))
+        play_bare(caller, moves)
+        return caller
     from bench.instructions import service_environment
 
     os.environ.update(service_environment(redis_url))
     from service.app import create_app as create_service  # after the environment: prometheus_client reads it
 
-    return play_service(Caller(create_service()), moves)
+    caller = make_caller(create_service())
+    play_service(caller, moves)
+    return caller
 
 
 def play_service(caller: Caller, moves: int) -> Counts:
