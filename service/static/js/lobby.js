@@ -36,8 +36,8 @@ export function showLobby(root) {
   renderCreate();
   // Each list is a region named by its heading from the first paint, while its matches load: a region
   // whose heading is not there yet has no name, and its aria-labelledby points at nothing.
-  update(regions.open, el("h2", { id: "open-h" }, t("lobby.openTitle")), el("p", { class: "empty" }, t("loading")));
-  update(regions.running, el("h2", { id: "running-h" }, t("lobby.runningTitle")), el("p", { class: "empty" }, t("loading")));
+  fillList(regions.open, "lobby.openTitle", el("p", { class: "empty" }, t("loading")));
+  fillList(regions.running, "lobby.runningTitle", el("p", { class: "empty" }, t("loading")));
   regions.mine.hidden = true; // shown once it lists a match of yours (myMatches)
   const refresh = () => Promise.all([myMatches(regions.mine), openList(regions.open), runningList(regions.running)]);
   refresh().then(() => { if (document.body.dataset.state === "loading") document.body.dataset.state = "lobby"; });
@@ -236,6 +236,11 @@ async function myMatches(box) {
   box.hidden = !rows.length;
 }
 
+// A list region's content under its heading, whose id is the one the region's aria-labelledby names.
+function fillList(box, titleKey, content) {
+  update(box, el("h2", { id: box.getAttribute("aria-labelledby") }, t(titleKey)), content);
+}
+
 async function openList(box) {
   try {
     const games = await Api.list("waiting", 20);
@@ -248,9 +253,9 @@ async function openList(box) {
           el("span", { class: "who" }, host ? t("lobby.hostedBy", { name: host }) : "", " · ", t("lobby.openSeats", { count: g.open_seats }))),
         el("a", { class: "button primary", href: `#/g/${g.game_id}` }, seatStore.get(g.game_id) ? t("lobby.resume") : t("lobby.join")));
     });
-    update(box, el("h2", { id: "open-h" }, t("lobby.openTitle")), rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneOpen")));
+    fillList(box, "lobby.openTitle", rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneOpen")));
   } catch (err) {
-    update(box, el("h2", { id: "open-h" }, t("lobby.openTitle")), el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
+    fillList(box, "lobby.openTitle", el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
   }
 }
 
@@ -266,8 +271,8 @@ async function runningList(box) {
         view ? el("span", { class: "score" }, scoreLine(view)) : null,
         el("a", { class: `button ${mine ? "primary" : "secondary"}`, href: `#/g/${g.game_id}` }, mine ? t("lobby.resume") : t("lobby.watch")));
     });
-    update(box, el("h2", { id: "running-h" }, t("lobby.runningTitle")), rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneRunning")));
+    fillList(box, "lobby.runningTitle", rows.length ? el("ul", {}, ...rows) : el("p", { class: "empty" }, t("lobby.noneRunning")));
   } catch (err) {
-    update(box, el("h2", { id: "running-h" }, t("lobby.runningTitle")), el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
+    fillList(box, "lobby.runningTitle", el("p", { class: "empty" }, t("lobby.listFailed", { reason: errorText(err) })));
   }
 }
