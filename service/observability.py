@@ -17,7 +17,7 @@ import re
 import time
 from collections.abc import Sequence
 
-from flask import Flask, request
+from flask import Flask
 from prometheus_client import Counter, Gauge, Histogram
 
 from app import logformat, telemetry
@@ -37,7 +37,6 @@ LIVE_CONNECTIONS = Gauge(
     "talon_live_connections", "Event streams and long-polls held now", ["kind"], multiprocess_mode="livesum"
 )
 
-ROUTE = "talon.route"  # the environ's entry of a request's (route rule, path)
 UNMATCHED = "unmatched"  # the route of a request no rule matched
 REQUEST_ID = re.compile(r"^[A-Za-z0-9._-]{1,64}$")
 
@@ -67,12 +66,11 @@ def init_app(app: Flask, application: Application) -> None:
     telemetry.install_metrics()
     app.extensions["talon_metrics"] = telemetry.QueueCollector(application.jobs.depths, application.settings.queue_name)
 
-    @app.before_request
-    def _bind():
-        """The match in this request's log lines; its route and path for RequestTelemetry's line."""
-        logformat.game_id.set((request.view_args or {}).get("game_id"))
-        rule = request.url_rule
-        request.environ[ROUTE] = (rule.rule if rule is not None else UNMATCHED, request.path)
+    @app.url_value_preprocessor
+    def _bind(endpoint: str | None, values: dict | None) -> None:
+        """The match in this request's log lines. A URL value preprocessor is handed the route's values:
+        unlike a before-request hook, it reads no request attribute and is called as it is."""
+        logformat.game_id.set((values or {}).get("game_id"))
 
 
 class RequestTelemetry:
@@ -81,10 +79,10 @@ class RequestTelemetry:
     is counted and timed by route, and is logged in one line; the request's log context is set for the
     lines in between and cleared after.
 
-    Done on the WSGI side, where the headers are a plain list (the route and the decoded path are left in
-    the environ by a before-request hook, `init_app`'s `_bind`), rather than in Flask's before-, after- and
+    Done on the WSGI side, where the headers are a plain list, rather than in Flask's before-, after- and
     teardown-request hooks: each hook is looked up and called through Flask's per-request machinery,
-    and each header added to a response is validated again by werkzeug."""
+    and each header added to a response is validated again by werkzeug. The route and the path are
+    read when the response starts, from the request Flask made of the environ (`_route`)."""
 
     def __init__(self, app, extra_headers: Sequence[tuple[str, str]] = ()):
         self.app, self.extra_headers = app, list(extra_headers)
@@ -94,18 +92,19 @@ class RequestTelemetry:
         incoming = environ.get("HTTP_X_REQUEST_ID", "")
         request_id = incoming if REQUEST_ID.match(incoming) else new_request_id()
         logformat.request_id.set(request_id)
-        answered: list[str] = []
+        answered: list[tuple[str, tuple[str, str]]] = []
         extra = [*self.extra_headers, ("X-Request-ID", request_id)]  # no route sets these: added, not replaced
 
         def start(status, headers, exc_info=None):
-            answered.append(status)
+            answered.append((status, _route(environ)))
             return start_response(status, [*headers, *extra], exc_info)
 
         try:
             return self.app(environ, start)
         finally:
             if answered:
-                _record(environ, int(answered[-1][:3]), time.perf_counter() - started)
+                status, route = answered[-1]
+                _record(environ, route, int(status[:3]), time.perf_counter() - started)
             # The context belongs to this request only: the same greenlet goes on to serve the next request
             # of a kept-alive connection, whose lines must not carry this one's id, match or seat.
             logformat.request_id.set(None)
@@ -113,9 +112,20 @@ class RequestTelemetry:
             logformat.seat.set(None)
 
 
-def _record(environ: dict, status: int, elapsed: float) -> None:
+def _route(environ: dict) -> tuple[str, str]:
+    """The request's route rule (UNMATCHED where no rule matched) and its decoded path without the query
+    string, read from the request Flask made of this environ: werkzeug leaves a request in its environ
+    as `werkzeug.request` while the request is handled (Flask clears it when the request ends)."""
+    request = environ.get("werkzeug.request")
+    if request is None:
+        return UNMATCHED, environ.get("PATH_INFO", "")
+    rule = request.url_rule
+    return (rule.rule if rule is not None else UNMATCHED), request.path
+
+
+def _record(environ: dict, route_and_path: tuple[str, str], status: int, elapsed: float) -> None:
     """A request's metrics and log line, by its route's rule (the path without the query string)."""
-    route, path = environ.get(ROUTE) or (UNMATCHED, environ.get("PATH_INFO", ""))
+    route, path = route_and_path
     method = environ.get("REQUEST_METHOD", "")
     if route != "/metrics":
         requests_total, latency = _http_metrics(method, route, status)
