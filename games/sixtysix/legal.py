@@ -165,14 +165,20 @@ CHECKS = {
 
 
 def candidates(state: State, seat: int) -> list[Action]:
+    """The actions of the phase the seat might take, in a stable order (`legal_actions` keeps those that pass
+    the checks): each card it holds; a marriage only in a suit it holds the king and queen of (check_meld
+    refuses any other); then the actions without a card."""
     assert state.round is not None
+    if state.phase == AFTER_TRICK:
+        return [{"type": t} for t in ("close", "declare_out", "draw")]
     hand = state.round.hands[seat]
-    plays = sorted(set(hand), key=cards.sort_key(RANK_ORDER))
-    return (
-        [{"type": "play", "card": c} for c in plays]
-        + [{"type": "meld", "suit": s} for s in cards.SUITS]
-        + [{"type": t} for t in ("exchange", "close", "declare_out", "draw")]
-    )
+    plays: list[Action] = [{"type": "play", "card": c} for c in sorted(set(hand), key=cards.sort_key(RANK_ORDER))]
+    if state.phase != LEAD:
+        return plays
+    melds: list[Action] = [
+        {"type": "meld", "suit": s} for s in cards.SUITS if all(card in hand for card in marriage_cards(s))
+    ]
+    return plays + melds + [{"type": t} for t in ("exchange", "close", "declare_out")]
 
 
 # The tables above, read as every game reads them (games/engine.py).
