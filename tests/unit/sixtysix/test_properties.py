@@ -2,7 +2,7 @@
 2p32, 3p with dead cards, 3p pagat_no_talon, 4p), and with the Schnapsen profile.
 
 Every step: cards (each copy) are conserved and played at most once, card points add up, every legal
-action is accepted, no view or event view shows another seat's hidden cards. Every round: game points
+action is accepted and every other action of the game's kinds refused, no view or event view shows another seat's hidden cards. Every round: game points
 follow §2.9 and §2.10 (restated below as an independent oracle). Every match: it ends at the target,
 and replaying its events (or a snapshot) gives the same state.
 """
@@ -15,8 +15,10 @@ from collections import Counter
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from games.cards import SUITS
+from games.errors import GameError
 from games.sixtysix import RULES
-from games.sixtysix.options import CARD_POINTS, Options, stock_size
+from games.sixtysix.options import CARD_POINTS, RANK_ORDER, Options, stock_size
 from tests.unit.sixtysix.support import play_match, seats_for
 
 VARIANTS = {
@@ -82,13 +84,30 @@ def check_cards(state):
     assert in_tricks + points(held) + points(p.card for p in rnd.trick) + points(rnd.dead) == 120 * spec.copies
 
 
+# Every action a seat could post: a play of any card of any variant, a marriage in any suit, the rest.
+EVERY_ACTION = (
+    [{"type": "play", "card": rank + suit} for rank in RANK_ORDER for suit in SUITS]
+    + [{"type": "meld", "suit": suit} for suit in SUITS]
+    + [{"type": kind} for kind in ("exchange", "close", "declare_out", "draw")]
+)
+
+
 def check_legal_actions(state):
+    """The legal actions are exactly what `decide` accepts: each is accepted, any other is refused (so
+    the candidates `legal_actions` checks leave out nothing a seat may do)."""
     for seat in range(state.n_seats):
         legal = RULES.legal_actions(state, seat)
         assert bool(legal) == (seat in RULES.to_act(state))
         for action in legal:
             for event in RULES.decide(state, seat, action):
                 json.dumps(event)
+        for action in EVERY_ACTION:
+            if action not in legal:
+                try:
+                    RULES.decide(state, seat, action)
+                except GameError:
+                    continue
+                raise AssertionError(f"seat {seat} may {action}, which legal_actions does not list")
 
 
 def hidden_from(state, seat):
