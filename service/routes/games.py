@@ -211,7 +211,7 @@ def get_game(game_id):
     With `?wait=<seconds>` as well, the request waits (long-polls) until the version moves past that one,
     and answers at once when it already has: a client whose turn it is gets its view without waiting.
     Without If-None-Match, `wait` waits for the next event from now."""
-    query = arguments(GAME_QUERY, "query") if request.args else {}
+    query = arguments(GAME_QUERY, "query") if request.query_string else {}
     app, token = matches(), bearer_token()
     known = _if_none_match()
     again = parking.AGAIN in request.environ  # a parked long-poll answered now: no wait, the stored table
