@@ -40,8 +40,8 @@ export function showLobby(root) {
   fillList(regions.running, "lobby.runningTitle", el("p", { class: "empty" }, t("loading")));
   regions.mine.hidden = true; // shown once it lists a match of yours (myMatches)
   const refresh = () => Promise.all([myMatches(regions.mine), openList(regions.open), runningList(regions.running)]);
-  refresh().then(() => { if (document.body.dataset.state === "loading") document.body.dataset.state = "lobby"; });
-  document.body.dataset.state = "lobby";
+  refresh();
+  document.body.dataset.state = "lobby"; // the lobby is usable before its lists come
   const timer = setInterval(() => { if (page.isConnected) refresh(); else clearInterval(timer); }, REFRESH_MS);
 }
 
